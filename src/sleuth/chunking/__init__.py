@@ -1,0 +1,27 @@
+"""Split a file into chunks: tree-sitter where a grammar exists, line windows elsewhere."""
+
+from __future__ import annotations
+
+from ..languages import parser_for
+from .base import Chunk, Definition
+from .markdown import markdown_chunks
+from .treesitter import treesitter_chunks
+from .windows import window_chunks
+
+__all__ = ["Chunk", "Definition", "chunk_text"]
+
+
+def chunk_text(language: str, text: str) -> tuple[list[Chunk], list[Definition]]:
+    """Chunks of one file's text plus the definitions found in it.
+
+    Any parser failure falls back to line windows: a file is never lost for its syntax.
+    """
+    parser = parser_for(language)
+    if parser is not None:
+        try:
+            if language == "markdown":
+                return markdown_chunks(parser, text), []
+            return treesitter_chunks(parser, language, text)
+        except (ValueError, RecursionError, UnicodeError):
+            pass
+    return window_chunks(text.split("\n")), []

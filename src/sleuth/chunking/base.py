@@ -1,0 +1,41 @@
+"""The chunk: the unit sleuth stores, ranks and returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class Chunk:
+    """A span of one file. Lines are 1-based and inclusive."""
+
+    start_line: int
+    end_line: int
+    kind: str  # function, method, class, ..., section, block, window
+    text: str
+    symbol: str = ""
+    parent: str = ""
+    signature: str = ""
+    #: Every definition name inside the chunk (tiny siblings merged keep all their names).
+    symbols: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A named definition found by the parser, kept whole even when chunks split it."""
+
+    name: str
+    kind: str
+    parent: str
+    start_line: int
+    end_line: int
+    signature: str
+
+
+def signature_of(text: str, limit: int = 200) -> str:
+    """First meaningful line of a definition, trimmed: cheap and language-neutral."""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith(("@", "#[", "//", "/*", "*", "#", "--")):
+            return stripped[:limit]
+    return text.strip().splitlines()[0][:limit] if text.strip() else ""

@@ -1,0 +1,56 @@
+"""Markdown by headings: one chunk per section, titled by its heading path."""
+
+from __future__ import annotations
+
+import tree_sitter
+
+from .. import config
+from .base import Chunk
+from .windows import window_chunks
+
+
+def _heading_text(section: tree_sitter.Node) -> str:
+    for child in section.named_children:
+        if child.type in ("atx_heading", "setext_heading"):
+            inline = next(
+                (c for c in child.named_children if c.type in ("inline", "paragraph")), None
+            )
+            raw = (inline or child).text or b""
+            return raw.decode("utf-8", errors="replace").strip().strip("#").strip()
+    return ""
+
+
+def markdown_chunks(parser: tree_sitter.Parser, text: str) -> list[Chunk]:
+    """Each section's own lines (up to its first subsection) become chunks.
+
+    The heading path ("Install > From source") goes into ``parent`` so that the
+    embedded text carries where the section sits in the document.
+    """
+    lines = text.split("\n")
+    tree = parser.parse(text.encode("utf-8"))
+    chunks: list[Chunk] = []
+    stack: list[tuple[tree_sitter.Node, list[str]]] = [(tree.root_node, [])]
+    while stack:
+        node, titles = stack.pop()
+        subsections = [c for c in node.named_children if c.type == "section"]
+        title = _heading_text(node) if node.type == "section" else ""
+        path = [*titles, title] if title else titles
+        own_end = subsections[0].start_point.row - 1 if subsections else node.end_point.row - 1
+        if node.type == "document" and not subsections:
+            own_end = len(lines) - 1
+        start = node.start_point.row
+        own = lines[start : own_end + 1]
+        if "".join(own).strip():
+            parent = " > ".join(path[:-1]) if title else ""
+            kind = "section" if title else "block"
+            size = config.CHUNK_MAX_LINES
+            for chunk in window_chunks(
+                own, start + 1, size=size, overlap=0, kind=kind, symbol=title, parent=parent
+            ):
+                chunk.signature = title
+                chunk.symbols = [title] if title else []
+                chunks.append(chunk)
+        for sub in reversed(subsections):
+            stack.append((sub, path))
+    chunks.sort(key=lambda c: c.start_line)
+    return chunks

@@ -1,0 +1,476 @@
+"""Syntax-aware chunks: definitions become chunks, with size bounds.
+
+One generic algorithm over a per-language table of definition node types:
+definitions that fit become one chunk; bigger ones with nested definitions are
+opened (members become chunks, the rest of the body forms header chunks); bigger ones
+without are split at statement boundaries. Code between definitions forms ``block``
+chunks. Tiny neighbours with the same parent are then merged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import tree_sitter
+
+from .. import config
+from .base import Chunk, Definition, signature_of
+
+_C_LIKE = {
+    "function_definition": "function",
+    "struct_specifier": "struct",
+    "union_specifier": "struct",
+    "enum_specifier": "enum",
+}
+_JS = {
+    "function_declaration": "function",
+    "generator_function_declaration": "function",
+    "class_declaration": "class",
+    "method_definition": "method",
+    "class": "class",
+    "abstract_class_declaration": "class",
+}
+_TS = {
+    **_JS,
+    "interface_declaration": "interface",
+    "type_alias_declaration": "type",
+    "enum_declaration": "enum",
+    "internal_module": "module",
+    "module": "module",
+    "function_signature": "function",
+    "abstract_method_signature": "method",
+}
+
+#: language -> {node type: kind}
+DEFINITIONS: dict[str, dict[str, str]] = {
+    "python": {"function_definition": "function", "class_definition": "class"},
+    "javascript": _JS,
+    "typescript": _TS,
+    "tsx": _TS,
+    "go": {
+        "function_declaration": "function",
+        "method_declaration": "method",
+        "type_declaration": "type",
+    },
+    "rust": {
+        "function_item": "function",
+        "struct_item": "struct",
+        "enum_item": "enum",
+        "union_item": "struct",
+        "trait_item": "trait",
+        "impl_item": "impl",
+        "mod_item": "module",
+        "macro_definition": "macro",
+        "type_item": "type",
+    },
+    "java": {
+        "class_declaration": "class",
+        "interface_declaration": "interface",
+        "enum_declaration": "enum",
+        "record_declaration": "class",
+        "annotation_type_declaration": "interface",
+        "method_declaration": "method",
+        "constructor_declaration": "method",
+    },
+    "c": _C_LIKE,
+    "cpp": {**_C_LIKE, "class_specifier": "class", "namespace_definition": "module"},
+    "csharp": {
+        "class_declaration": "class",
+        "struct_declaration": "struct",
+        "interface_declaration": "interface",
+        "enum_declaration": "enum",
+        "record_declaration": "class",
+        "method_declaration": "method",
+        "constructor_declaration": "method",
+        "namespace_declaration": "module",
+        "file_scoped_namespace_declaration": "module",
+        "local_function_statement": "function",
+    },
+    "ruby": {
+        "method": "method",
+        "singleton_method": "method",
+        "class": "class",
+        "module": "module",
+        "singleton_class": "class",
+    },
+    "php": {
+        "function_definition": "function",
+        "class_declaration": "class",
+        "interface_declaration": "interface",
+        "trait_declaration": "trait",
+        "enum_declaration": "enum",
+        "method_declaration": "method",
+    },
+    "kotlin": {
+        "class_declaration": "class",
+        "object_declaration": "class",
+        "function_declaration": "function",
+        "companion_object": "class",
+    },
+    "swift": {
+        "class_declaration": "class",
+        "protocol_declaration": "interface",
+        "function_declaration": "function",
+        "init_declaration": "method",
+        "protocol_function_declaration": "method",
+    },
+    "scala": {
+        "class_definition": "class",
+        "object_definition": "class",
+        "trait_definition": "trait",
+        "enum_definition": "enum",
+        "function_definition": "function",
+        "function_declaration": "function",
+    },
+    "bash": {"function_definition": "function"},
+    "haskell": {
+        "function": "function",
+        "data_type": "type",
+        "newtype": "type",
+        "class": "class",
+        "instance": "impl",
+        "type_synomym": "type",
+        "type_family": "type",
+    },
+    "lua": {
+        "function_declaration": "function",
+        "function_definition_statement": "function",
+        "local_function_definition_statement": "function",
+    },
+    "zig": {"function_declaration": "function", "test_declaration": "function"},
+    "elixir": {},  # definitions are macro calls, see _elixir_definition
+}
+#: Nodes whose one inner definition names them but whose span (decorators, export) counts.
+WRAPPERS = frozenset({"decorated_definition", "export_statement", "template_declaration"})
+_NAME_TYPES = frozenset(
+    {
+        "identifier",
+        "type_identifier",
+        "field_identifier",
+        "property_identifier",
+        "simple_identifier",
+        "constant",
+        "name",
+        "word",
+        "qualified_identifier",
+        "scoped_identifier",
+        "namespace_identifier",
+        "package_identifier",
+        "variable",
+        "constructor",
+        "private_property_identifier",
+        "scope_resolution",
+        "operator_name",
+        "destructor_name",
+        "type_constructor",
+        "tycon",
+        "class_name",
+        "alias",
+    }
+)
+_CONTAINER_KINDS = frozenset(
+    {"class", "interface", "struct", "enum", "trait", "impl", "module", "type"}
+)
+_ELIXIR_DEFS = {
+    "def": "function",
+    "defp": "function",
+    "defmacro": "macro",
+    "defmacrop": "macro",
+    "defmodule": "module",
+    "defprotocol": "interface",
+    "defimpl": "impl",
+    "defguard": "function",
+    "defdelegate": "function",
+}
+_JS_FUNCTION_VALUES = frozenset(
+    {"arrow_function", "function_expression", "function", "generator_function"}
+)
+_SKIP_DESCENT = frozenset(
+    {
+        "string",
+        "comment",
+        "string_literal",
+        "template_string",
+        "raw_string_literal",
+        "line_comment",
+        "block_comment",
+        "heredoc_body",
+        "string_content",
+        "signature",
+    }
+)  # haskell type signatures hold type-level `function`
+
+
+@dataclass
+class _Def:
+    kind: str
+    name: str
+    start: int  # 0-based rows, inclusive
+    end: int
+    body: tree_sitter.Node
+    children: list[_Def] = field(default_factory=list)
+
+
+def _text(node: tree_sitter.Node | None) -> str:
+    if node is None or node.text is None:
+        return ""
+    return node.text.decode("utf-8", errors="replace")
+
+
+def _name_of(node: tree_sitter.Node) -> str:
+    name = node.child_by_field_name("name")
+    if name is None:
+        name = node.child_by_field_name("type")  # rust impl_item
+        if name is not None and node.type != "impl_item":
+            name = None
+    if name is None:
+        declarator = node.child_by_field_name("declarator")
+        while declarator is not None and declarator.type not in _NAME_TYPES:
+            declarator = declarator.child_by_field_name("declarator")
+        name = declarator
+    if name is None:
+        for child in node.named_children:
+            if child.type in _NAME_TYPES:
+                name = child
+                break
+            inner = child.child_by_field_name("name")  # go type_spec, js declarators
+            if inner is not None:
+                name = inner
+                break
+    text = _text(name).strip()
+    return text.split("(")[0].split("\n")[0][:120]
+
+
+def _end_row(node: tree_sitter.Node) -> int:
+    row = node.end_point.row
+    if node.end_point.column == 0 and row > node.start_point.row:
+        row -= 1
+    return row
+
+
+class _Chunker:
+    def __init__(self, language: str, source: bytes, lines: list[str]) -> None:
+        self.language = language
+        self.table = DEFINITIONS.get(language, {})
+        self.source = source
+        self.lines = lines
+        self.cuts: set[int] = set()
+        self.definitions: list[Definition] = []
+
+    # -- finding definitions -------------------------------------------------------------
+    def definition(self, node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+        """(kind, name, node to search for members) when ``node`` is a definition."""
+        kind = self.table.get(node.type)
+        if kind is not None:
+            if (
+                self.language in ("c", "cpp")
+                and kind in ("struct", "enum", "class")
+                and node.child_by_field_name("body") is None
+            ):
+                return None
+            if self.language == "go" and node.type == "type_declaration":
+                spec = node.named_children[0] if node.named_children else node
+                return kind, _name_of(spec), node
+            return kind, _name_of(node), node
+        if node.type in WRAPPERS:
+            for child in node.named_children:
+                inner = self.definition(child)
+                if inner is not None:
+                    return inner[0], inner[1], child
+            return None
+        if self.language in ("javascript", "typescript", "tsx") and node.type in (
+            "lexical_declaration",
+            "variable_declaration",
+        ):
+            for declarator in node.named_children:
+                value = declarator.child_by_field_name("value")
+                if value is not None and value.type in _JS_FUNCTION_VALUES:
+                    return "function", _text(declarator.child_by_field_name("name")), node
+                if value is not None and value.type == "class":
+                    return "class", _text(declarator.child_by_field_name("name")), node
+            return None
+        if self.language == "elixir" and node.type == "call":
+            return self._elixir_definition(node)
+        return None
+
+    def _elixir_definition(
+        self, node: tree_sitter.Node
+    ) -> tuple[str, str, tree_sitter.Node] | None:
+        target = node.child_by_field_name("target")
+        kind = _ELIXIR_DEFS.get(_text(target))
+        if kind is None:
+            return None
+        arguments = next((c for c in node.named_children if c.type == "arguments"), None)
+        first = arguments.named_children[0] if arguments and arguments.named_children else None
+        name = _text(first).split("(")[0].split(" ")[0].split(",")[0].strip()
+        return kind, name[:120], node
+
+    def find(self, root: tree_sitter.Node) -> list[_Def]:
+        top: list[_Def] = []
+        stack: list[tuple[tree_sitter.Node, list[_Def], str, str]] = [(root, top, "", "")]
+        while stack:
+            node, owner, parent_name, parent_kind = stack.pop()
+            for child in node.named_children:
+                if child.type in _SKIP_DESCENT:
+                    continue
+                found = self.definition(child)
+                if found is None:
+                    if child.child_count:
+                        stack.append((child, owner, parent_name, parent_kind))
+                    continue
+                kind, name, inner = found
+                if kind == "function" and parent_kind in _CONTAINER_KINDS:
+                    kind = "method"
+                start = self._leading_comment_start(child)
+                definition = _Def(kind, name, start, _end_row(child), inner)
+                owner.append(definition)
+                body = inner.child_by_field_name("body") or inner
+                self.cuts.update(c.start_point.row for c in body.named_children)
+                self.definitions.append(
+                    Definition(
+                        name,
+                        kind,
+                        parent_name,
+                        child.start_point.row + 1,
+                        _end_row(child) + 1,
+                        signature_of(_text(inner)),
+                    )
+                )
+                stack.append((inner, definition.children, name or parent_name, kind))
+        self._sort(top)
+        return top
+
+    def _sort(self, defs: list[_Def]) -> None:
+        defs.sort(key=lambda d: d.start)
+        for d in defs:
+            self._sort(d.children)
+
+    @staticmethod
+    def _leading_comment_start(node: tree_sitter.Node) -> int:
+        start = node.start_point.row
+        sibling = node.prev_named_sibling
+        while sibling is not None and "comment" in sibling.type and _end_row(sibling) >= start - 1:
+            start = sibling.start_point.row
+            sibling = sibling.prev_named_sibling
+        return start
+
+    # -- emitting chunks ----------------------------------------------------------------
+    def chunks(self, root: tree_sitter.Node) -> list[Chunk]:
+        self.cuts.update(c.start_point.row for c in root.named_children)
+        self.cuts.update(i for i, line in enumerate(self.lines) if not line.strip())
+        out: list[tuple[int, int, str, str, str, list[str]]] = []
+        top = self.find(root)
+        self._emit_region(0, len(self.lines) - 1, top, "block", "", "", out)
+        out.sort(key=lambda c: c[0])
+        return self._merge(out)
+
+    def _emit_region(
+        self,
+        start: int,
+        end: int,
+        children: list[_Def],
+        kind: str,
+        name: str,
+        parent: str,
+        out: list,
+    ) -> None:
+        """Emit children, then the region's uncovered lines as pieces of the region itself."""
+        covered = start
+        for child in children:
+            if child.start > covered:
+                self._emit_lines(covered, child.start - 1, kind, name, parent, out)
+            self._emit_def(child, name or parent, out)
+            covered = max(covered, child.end + 1)
+        if covered <= end:
+            self._emit_lines(covered, end, kind, name, parent, out)
+
+    def _emit_def(self, d: _Def, parent: str, out: list) -> None:
+        if d.end - d.start + 1 <= config.CHUNK_MAX_LINES:
+            out.append((d.start, d.end, d.kind, d.name, parent, [d.name] if d.name else []))
+        elif d.children:
+            self._emit_region(d.start, d.end, d.children, d.kind, d.name, parent, out)
+        else:
+            self._emit_lines(d.start, d.end, d.kind, d.name, parent, out)
+
+    def _emit_lines(
+        self, start: int, end: int, kind: str, name: str, parent: str, out: list
+    ) -> None:
+        """Pieces of at most CHUNK_MAX_LINES, cut at statement boundaries where possible."""
+        while start <= end and not self.lines[start].strip():
+            start += 1
+        while end >= start and not self.lines[end].strip():
+            end -= 1
+        if start > end or _trivial(self.lines[start : end + 1]):
+            return
+        names = [name] if name else []
+        limit = config.CHUNK_MAX_LINES
+        while end - start + 1 > limit:
+            cut = max(
+                (c for c in self.cuts if start + config.CHUNK_MIN_LINES < c <= start + limit),
+                default=start + limit,
+            )
+            out.append((start, cut - 1, kind, name, parent, names))
+            start = cut
+        out.append((start, end, kind, name, parent, names))
+
+    def _merge(self, spans: list) -> list[Chunk]:
+        merged: list[list] = []
+        for span in spans:
+            start, end, kind, name, parent, names = span
+            if merged:
+                prev = merged[-1]
+                tiny = (
+                    end - start + 1 < config.CHUNK_MIN_LINES
+                    or prev[1] - prev[0] + 1 < config.CHUNK_MIN_LINES
+                )
+                if (
+                    tiny
+                    and prev[4] == parent
+                    and start - prev[1] <= 2
+                    and end - prev[0] + 1 <= config.CHUNK_MAX_LINES
+                ):
+                    prev[1] = end
+                    if not prev[3] and name:
+                        prev[2], prev[3] = kind, name
+                    prev[5] = prev[5] + [n for n in names if n not in prev[5]]
+                    continue
+            merged.append([start, end, kind, name, parent, list(names)])
+        chunks = []
+        for start, end, kind, name, parent, names in merged:
+            text = "\n".join(self.lines[start : end + 1])
+            chunks.append(
+                Chunk(
+                    start + 1,
+                    end + 1,
+                    kind,
+                    text,
+                    name,
+                    parent,
+                    signature_of(text) if name else "",
+                    names,
+                )
+            )
+        return chunks
+
+
+def _trivial(lines: list[str]) -> bool:
+    """Closing braces and `end` keywords alone are not worth a chunk."""
+    content = "".join(line.strip() for line in lines)
+    return len(content) <= 3 or content in ("end", "endend", "}end")
+
+
+def treesitter_chunks(
+    parser: tree_sitter.Parser, language: str, text: str
+) -> tuple[list[Chunk], list[Definition]]:
+    """Chunks and the full list of definitions of one file."""
+    source = text.encode("utf-8")
+    tree = parser.parse(source)
+    lines = text.split("\n")
+    chunker = _Chunker(language, source, lines)
+    chunks = chunker.chunks(tree.root_node)
+    definitions = [d for d in chunker.definitions if d.name]
+    for chunk in chunks:  # a chunk answers for every definition that starts inside it
+        for d in definitions:
+            if chunk.start_line <= d.start_line <= chunk.end_line and d.name not in chunk.symbols:
+                chunk.symbols.append(d.name)
+    return chunks, definitions

@@ -1,0 +1,1 @@
+"""The `sleuth` command: thin shells over sleuth.Index."""

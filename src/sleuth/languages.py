@@ -1,0 +1,144 @@
+"""File extension -> language -> tree-sitter grammar (grammars come installed as wheels)."""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from pathlib import PurePosixPath
+
+import tree_sitter
+
+EXTENSIONS: dict[str, str] = {
+    ".py": "python",
+    ".pyi": "python",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+    ".c": "c",
+    ".h": "c",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".cxx": "cpp",
+    ".hpp": "cpp",
+    ".hh": "cpp",
+    ".hxx": "cpp",
+    ".ipp": "cpp",
+    ".inl": "cpp",
+    ".tpp": "cpp",
+    ".cs": "csharp",
+    ".rb": "ruby",
+    ".rake": "ruby",
+    ".gemspec": "ruby",
+    ".php": "php",
+    ".kt": "kotlin",
+    ".kts": "kotlin",
+    ".swift": "swift",
+    ".scala": "scala",
+    ".sc": "scala",
+    ".sbt": "scala",
+    ".sh": "bash",
+    ".bash": "bash",
+    ".zsh": "bash",
+    ".bats": "bash",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".mdx": "markdown",
+    ".hs": "haskell",
+    ".lhs": "haskell",
+    ".lua": "lua",
+    ".zig": "zig",
+    ".ex": "elixir",
+    ".exs": "elixir",
+    ".rst": "rst",
+    ".txt": "text",
+    ".adoc": "asciidoc",
+    ".json": "json",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".toml": "toml",
+    ".html": "html",
+    ".css": "css",
+    ".scss": "css",
+    ".sql": "sql",
+    ".proto": "proto",
+    ".xml": "xml",
+    ".gradle": "groovy",
+    ".cmake": "cmake",
+    ".vim": "vim",
+    ".el": "elisp",
+    ".erl": "erlang",
+    ".ml": "ocaml",
+    ".dart": "dart",
+    ".r": "r",
+    ".jl": "julia",
+    ".nix": "nix",
+    ".tf": "hcl",
+    ".vue": "vue",
+    ".svelte": "svelte",
+}
+FILENAMES: dict[str, str] = {
+    "Makefile": "make",
+    "Dockerfile": "docker",
+    "Rakefile": "ruby",
+    "Gemfile": "ruby",
+    "CMakeLists.txt": "cmake",
+    "Jenkinsfile": "groovy",
+    "Vagrantfile": "ruby",
+}
+
+#: language -> (module, attribute returning the grammar)
+GRAMMARS: dict[str, tuple[str, str]] = {
+    "python": ("tree_sitter_python", "language"),
+    "javascript": ("tree_sitter_javascript", "language"),
+    "typescript": ("tree_sitter_typescript", "language_typescript"),
+    "tsx": ("tree_sitter_typescript", "language_tsx"),
+    "go": ("tree_sitter_go", "language"),
+    "rust": ("tree_sitter_rust", "language"),
+    "java": ("tree_sitter_java", "language"),
+    "c": ("tree_sitter_c", "language"),
+    "cpp": ("tree_sitter_cpp", "language"),
+    "csharp": ("tree_sitter_c_sharp", "language"),
+    "ruby": ("tree_sitter_ruby", "language"),
+    "php": ("tree_sitter_php", "language_php"),
+    "kotlin": ("tree_sitter_kotlin", "language"),
+    "swift": ("tree_sitter_swift", "language"),
+    "scala": ("tree_sitter_scala", "language"),
+    "bash": ("tree_sitter_bash", "language"),
+    "markdown": ("tree_sitter_markdown", "language"),
+    "haskell": ("tree_sitter_haskell", "language"),
+    "lua": ("tree_sitter_lua", "language"),
+    "zig": ("tree_sitter_zig", "language"),
+    "elixir": ("tree_sitter_elixir", "language"),
+}
+
+DOC_LANGUAGES = frozenset({"markdown", "rst", "text", "asciidoc"})
+
+
+def language_for(path: str) -> str:
+    """The language of a repository-relative path; ``text`` when unknown."""
+    p = PurePosixPath(path)
+    if p.name in FILENAMES:
+        return FILENAMES[p.name]
+    return EXTENSIONS.get(p.suffix.lower(), "text")
+
+
+@cache
+def parser_for(language: str) -> tree_sitter.Parser | None:
+    """A parser for the language, or None when no grammar is installed for it."""
+    spec = GRAMMARS.get(language)
+    if spec is None:
+        return None
+    module_name, attribute = spec
+    try:
+        module = importlib.import_module(module_name)
+        return tree_sitter.Parser(tree_sitter.Language(getattr(module, attribute)()))
+    except (ImportError, AttributeError, ValueError):
+        return None

@@ -1,0 +1,46 @@
+"""What a search returns: the stable shapes behind `--json` (schema in README)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass(slots=True)
+class Result:
+    path: str
+    start_line: int
+    end_line: int
+    symbol: str
+    kind: str
+    language: str
+    score: float
+    preview: str
+    parent: str = ""
+    signature: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class SearchResponse:
+    query: str
+    mode: str  # the mode actually used: hybrid | lexical | semantic
+    results: list[Result] = field(default_factory=list)
+    #: Why the list is empty, when it is ("empty index", "all filtered out", ...).
+    reason: str = ""
+    #: Things the user should know: lexical fallback, partial vectors, refreshed files.
+    notices: list[str] = field(default_factory=list)
+    query_class: str = ""
+    embedded_fraction: float = 0.0
+
+    def to_dict(self) -> dict:
+        return {
+            "query": self.query,
+            "mode": self.mode,
+            "query_class": self.query_class,
+            "embedded_fraction": round(self.embedded_fraction, 4),
+            "reason": self.reason,
+            "notices": list(self.notices),
+            "results": [r.to_dict() for r in self.results],
+        }

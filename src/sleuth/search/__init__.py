@@ -1,0 +1,1 @@
+"""Query -> classify -> retrieve (lexical, vector) -> fuse -> rank -> results."""

@@ -1,0 +1,51 @@
+"""Query classes steer fusion: identifiers lean on BM25, plain words on vectors."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..tokens import identifiers_in, query_terms
+
+_TEST_WORDS = re.compile(r"\b(tests?|testing|spec|specs|fixtures?|unit ?tests?)\b", re.I)
+_DOC_WORDS = re.compile(r"\b(docs?|documentation|readme|guide|tutorial|adr|changelog)\b", re.I)
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    text: str
+    terms: list[str]
+    kind: str  # identifier | natural | mixed
+    identifiers: list[str]
+    lexical_weight: float
+    semantic_weight: float
+    wants_tests: bool
+    wants_docs: bool
+
+
+#: (lexical, semantic) weights by class. Weighted min-max fusion; see docs/architecture.md.
+WEIGHTS = {"identifier": (0.7, 0.3), "mixed": (0.5, 0.5), "natural": (0.3, 0.7)}
+
+
+def classify(query: str) -> QueryPlan:
+    text = " ".join(query.split())
+    words = text.split(" ")
+    identifiers = identifiers_in(text)
+    if len(words) == 1 and re.fullmatch(r"[A-Za-z_][\w.:$-]*", words[0]):
+        kind = "identifier"
+        identifiers = identifiers or [words[0].strip(".:")]
+    elif identifiers:
+        kind = "mixed"
+    else:
+        kind = "natural"
+    lexical, semantic = WEIGHTS[kind]
+    return QueryPlan(
+        text,
+        query_terms(text),
+        kind,
+        identifiers,
+        lexical,
+        semantic,
+        bool(_TEST_WORDS.search(text)),
+        bool(_DOC_WORDS.search(text)),
+    )

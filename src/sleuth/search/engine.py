@@ -1,0 +1,88 @@
+"""One search over opened stores: retrieve, fuse, rank, filter, merge, preview."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .. import config
+from ..results import Result, SearchResponse
+from ..store.lexical import LexicalStore
+from ..store.meta import MetaStore
+from ..store.vectors import VectorStore
+from .classify import QueryPlan
+from .filters import Filters
+from .rank import apply_priors, fuse, merge_and_cut
+
+PREVIEW_LINES = 3
+
+
+def search(
+    plan: QueryPlan,
+    meta: MetaStore,
+    lexical: LexicalStore,
+    vectors: VectorStore,
+    embed_query: Callable[[str], np.ndarray] | None,
+    k: int,
+    filters: Filters,
+    mode: str,
+) -> SearchResponse:
+    response = SearchResponse(query=plan.text, mode=mode, query_class=plan.kind)
+    pool = config.CANDIDATES * (10 if filters.active() else 1)
+    lexical_hits: dict[int, float] = {}
+    if mode != "semantic":
+        lexical_hits = dict(lexical.search(plan.terms, pool))
+    semantic_hits: dict[int, float] = {}
+    if mode != "lexical" and embed_query is not None and len(vectors):
+        query_vector = embed_query(plan.text)
+        semantic_hits = dict(vectors.search(query_vector, pool))
+        # Lexical candidates with a vector get their true similarity, not a default.
+        missing = [c for c in lexical_hits if c not in semantic_hits]
+        semantic_hits.update(vectors.similarity(query_vector, missing))
+    rows = meta.chunks_by_id(set(lexical_hits) | set(semantic_hits))
+    if not rows:
+        response.reason = "no chunk matches the query terms"
+        return response
+    rows = {
+        cid: row for cid, row in rows.items() if filters.accepts(row.path, row.language, row.kind)
+    }
+    if not rows:
+        response.reason = "matches exist, but the filters removed them all"
+        return response
+    scored = fuse(plan, lexical_hits, semantic_hits, rows, mode)
+    names = list({*plan.identifiers, *(plan.text.split() if plan.kind == "identifier" else [])})
+    apply_priors(plan, scored, meta.find_definitions(names) if names else {})
+    for item in merge_and_cut(scored, k):
+        row = item.row
+        response.results.append(
+            Result(
+                path=row.path,
+                start_line=item.start_line,
+                end_line=item.end_line,
+                symbol=row.symbol,
+                kind=row.kind,
+                language=row.language,
+                score=round(item.score, 6),
+                preview=preview(row.text, plan.terms),
+                parent=row.parent,
+                signature=row.signature,
+            )
+        )
+    return response
+
+
+def preview(text: str, terms: list[str]) -> str:
+    """A few lines around the line that matches most query terms (else the first lines)."""
+    lines = text.split("\n")
+    best, best_hits = 0, 0
+    lowered = [t.lower() for t in terms]
+    for i, line in enumerate(lines):
+        low = line.lower()
+        hits = sum(1 for t in lowered if t in low)
+        if hits > best_hits:
+            best, best_hits = i, hits
+    while best < len(lines) and not lines[best].strip():
+        best += 1
+    picked = [line.rstrip()[:160] for line in lines[best : best + PREVIEW_LINES]]
+    return "\n".join(picked).strip("\n")

@@ -1,0 +1,134 @@
+"""Fusion and priors: turn per-retriever scores into one ordered, merged list.
+
+Fusion is weighted min-max: each retriever's scores are scaled to [0, 1] over the
+candidates, then mixed with the query class's weights. A chunk without a vector (the
+deep tier still filling in) takes its lexical score in place of the semantic one, so
+it is neither punished nor favoured for being unembedded.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..store.meta import ChunkRow
+from .classify import QueryPlan
+from .filters import category_of
+
+_GENERATED_PATH = re.compile(
+    r"(^|/)(generated|gen|autogen|__generated__|migrations)/"
+    r"|\.generated\.|_generated\.|\.d\.ts$"
+)
+_AUXILIARY_PATH = re.compile(r"(^|/)(examples?|samples?|benchmarks?|bench|demo|docs?)/")
+
+#: Multipliers; each is switched off in the ablation of docs/benchmarks.md.
+PRIORS = {
+    "definition": 1.6,  # the chunk defines a symbol the query names
+    "tests": 0.7,  # test files, unless the query asks about tests
+    "docs": 0.8,  # prose, unless the query asks about docs
+    "auxiliary": 0.85,  # examples, benchmarks
+    "generated": 0.6,
+}
+
+
+@dataclass
+class Scored:
+    row: ChunkRow
+    score: float
+    lexical: float = 0.0
+    semantic: float | None = None
+    start_line: int = 0
+    end_line: int = 0
+
+    def __post_init__(self) -> None:
+        self.start_line = self.start_line or self.row.start_line
+        self.end_line = self.end_line or self.row.end_line
+
+
+def fuse(
+    plan: QueryPlan,
+    lexical: dict[int, float],
+    semantic: dict[int, float],
+    rows: dict[int, ChunkRow],
+    mode: str,
+) -> list[Scored]:
+    top_lexical = max(lexical.values(), default=0.0) or 1.0
+    if semantic:
+        high = max(semantic.values())
+        low = min(semantic.values())
+        spread = (high - low) or 1.0
+    scored = []
+    for chunk_id, row in rows.items():
+        lex = lexical.get(chunk_id, 0.0) / top_lexical
+        sem = None
+        if chunk_id in semantic:
+            sem = max(0.0, (semantic[chunk_id] - low) / spread)
+        if mode == "lexical":
+            score = lex
+        elif mode == "semantic":
+            score = sem if sem is not None else 0.0
+        else:
+            score = plan.lexical_weight * lex + plan.semantic_weight * (
+                sem if sem is not None else lex
+            )
+        scored.append(Scored(row, score, lex, sem))
+    return scored
+
+
+def apply_priors(
+    plan: QueryPlan, scored: list[Scored], definitions: dict[str, list[tuple[str, int, int]]]
+) -> None:
+    names = {n.lower() for n in plan.identifiers}
+    if plan.kind == "identifier":
+        names.update(t.lower() for t in plan.text.split())
+    for item in scored:
+        row = item.row
+        factor = 1.0
+        if names and _defines(row, names, definitions):
+            factor *= PRIORS["definition"]
+        category = category_of(row.path, row.language)
+        if category == "tests" and not plan.wants_tests:
+            factor *= PRIORS["tests"]
+        elif category == "docs" and not plan.wants_docs:
+            factor *= PRIORS["docs"]
+        if _GENERATED_PATH.search(row.path):
+            factor *= PRIORS["generated"]
+        elif _AUXILIARY_PATH.search(row.path) and category == "code":
+            factor *= PRIORS["auxiliary"]
+        item.score *= factor
+
+
+def _defines(row: ChunkRow, names: set[str], definitions: dict) -> bool:
+    if row.symbol.lower() in names:
+        return True
+    for name in names:
+        for path, start, _end in definitions.get(name, ()):
+            if path == row.path and row.start_line <= start <= row.end_line:
+                return True
+    return False
+
+
+def merge_and_cut(scored: list[Scored], k: int) -> list[Scored]:
+    """Best first; a hit overlapping a better hit of the same file widens that one."""
+    scored.sort(key=lambda s: -s.score)
+    kept: list[Scored] = []
+    spans: dict[str, list[Scored]] = {}
+    for item in scored:
+        same_file = spans.setdefault(item.row.path, [])
+        host = next(
+            (
+                s
+                for s in same_file
+                if item.start_line <= s.end_line and item.end_line >= s.start_line
+            ),
+            None,
+        )
+        if host is not None:
+            host.start_line = min(host.start_line, item.start_line)
+            host.end_line = max(host.end_line, item.end_line)
+            continue
+        same_file.append(item)
+        kept.append(item)
+        if len(kept) >= k:
+            break
+    return kept

@@ -1,0 +1,1 @@
+"""Stores under .sleuth/: SQLite is the truth; tantivy and vectors derive from it."""

@@ -1,0 +1,111 @@
+"""tantivy index over chunks: code-split body, symbol names and path words, BM25-ranked.
+
+Documents carry only ids; text and metadata come from SQLite. The index is derived:
+when it is missing, damaged or behind SQLite it is rebuilt from there.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterable
+from pathlib import Path
+
+import tantivy
+
+from ..tokens import code_terms, split_identifier
+
+#: Field weights: a symbol-name hit says more than a body hit; a path word a bit more.
+FIELD_BOOSTS = {"body": 1.0, "symbol": 3.0, "path": 1.5}
+
+
+def _schema() -> tantivy.Schema:
+    builder = tantivy.SchemaBuilder()
+    builder.add_integer_field("chunk_id", stored=True, indexed=True, fast=True)
+    builder.add_integer_field("file_id", stored=False, indexed=True, fast=True)
+    for name in FIELD_BOOSTS:
+        builder.add_text_field(name, stored=False, tokenizer_name="en_stem")
+    return builder.build()
+
+
+def path_terms(path: str) -> str:
+    """Directory and file-name words of a path, identifiers split."""
+    return " ".join(code_terms(path.replace("/", " ").replace(".", " ")))
+
+
+def symbol_terms(names: Iterable[str]) -> str:
+    out: list[str] = []
+    for name in names:
+        out.extend(code_terms(name))
+        for part in name.replace("::", ".").split("."):
+            out.extend(split_identifier(part))
+    return " ".join(out)
+
+
+class LexicalStore:
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.schema = _schema()
+        directory.mkdir(parents=True, exist_ok=True)
+        self.index = tantivy.Index(self.schema, path=str(directory))
+        self._writer: tantivy.IndexWriter | None = None
+
+    @classmethod
+    def open_or_reset(cls, directory: Path) -> tuple[LexicalStore, bool]:
+        """Open; on any error wipe and recreate. The bool says whether it was reset."""
+        try:
+            return cls(directory), False
+        except (ValueError, OSError):
+            shutil.rmtree(directory, ignore_errors=True)
+            return cls(directory), True
+
+    @property
+    def writer(self) -> tantivy.IndexWriter:
+        if self._writer is None:
+            self._writer = self.index.writer(heap_size=64_000_000, num_threads=1)
+        return self._writer
+
+    def add(self, chunk_id: int, file_id: int, path: str, body: str, symbols: list[str]) -> None:
+        self.writer.add_document(
+            tantivy.Document(
+                chunk_id=chunk_id,
+                file_id=file_id,
+                body=" ".join(code_terms(body)),
+                symbol=symbol_terms(symbols),
+                path=path_terms(path),
+            )
+        )
+
+    def delete_file(self, file_id: int) -> None:
+        self.writer.delete_documents_by_term("file_id", file_id)
+
+    def clear(self) -> None:
+        self.writer.delete_all_documents()
+
+    def commit(self) -> None:
+        if self._writer is not None:
+            self._writer.commit()
+            self._writer.wait_merging_threads()
+            self._writer = None
+        self.index.reload()
+
+    def rollback(self) -> None:
+        if self._writer is not None:
+            self._writer.rollback()
+            self._writer = None
+
+    def num_docs(self) -> int:
+        self.index.reload()
+        return self.index.searcher().num_docs
+
+    def search(self, terms: list[str], limit: int) -> list[tuple[int, float]]:
+        """(chunk id, BM25 score) best first, for any of the terms in any field."""
+        if not terms:
+            return []
+        query = self.index.parse_query(
+            " ".join(terms), list(FIELD_BOOSTS), field_boosts=FIELD_BOOSTS
+        )
+        searcher = self.index.searcher()
+        hits = searcher.search(query, limit).hits
+        return [
+            (int(searcher.doc(address)["chunk_id"][0]), float(score)) for score, address in hits
+        ]

@@ -1,0 +1,314 @@
+"""SQLite in WAL mode: files, chunks, definitions, embeddings and state. The truth."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..chunking import Chunk, Definition
+from ..errors import IndexCorrupt
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+    id INTEGER PRIMARY KEY,
+    path TEXT UNIQUE NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    hash TEXT,
+    language TEXT,
+    skip_reason TEXT
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    symbol TEXT NOT NULL,
+    parent TEXT NOT NULL,
+    signature TEXT NOT NULL,
+    symbols TEXT NOT NULL,
+    text TEXT NOT NULL,
+    hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_file ON chunks(file_id);
+CREATE INDEX IF NOT EXISTS chunks_hash ON chunks(hash);
+CREATE TABLE IF NOT EXISTS definitions (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    parent TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    signature TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS definitions_name ON definitions(name COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS definitions_file ON definitions(file_id);
+CREATE TABLE IF NOT EXISTS embeddings (hash TEXT PRIMARY KEY, vector BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class FileRow:
+    id: int
+    path: str
+    size: int
+    mtime_ns: int
+    hash: str | None
+    language: str | None
+    skip_reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkRow:
+    id: int
+    path: str
+    language: str
+    start_line: int
+    end_line: int
+    kind: str
+    symbol: str
+    parent: str
+    signature: str
+    symbols: str
+    text: str
+    hash: str
+
+
+class MetaStore:
+    """Thin typed access to the SQLite file; every write goes through a transaction."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self.db = sqlite3.connect(
+                path, timeout=30.0, isolation_level=None, check_same_thread=False
+            )
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db.execute("PRAGMA busy_timeout=30000")
+            self.db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise IndexCorrupt(f"{path.name}: {exc}") from exc
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- state --------------------------------------------------------------------------
+    def get(self, key: str, default: str | None = None) -> str | None:
+        row = self.db.execute("SELECT value FROM state WHERE key=?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set(self, key: str, value: object) -> None:
+        self.db.execute("INSERT OR REPLACE INTO state(key, value) VALUES (?, ?)", (key, str(value)))
+
+    def transaction(self) -> _Transaction:
+        return _Transaction(self.db)
+
+    # -- files --------------------------------------------------------------------------
+    def files(self) -> dict[str, FileRow]:
+        rows = self.db.execute(
+            "SELECT id, path, size, mtime_ns, hash, language, skip_reason FROM files"
+        )
+        return {r[1]: FileRow(*r) for r in rows}
+
+    def upsert_file(
+        self,
+        path: str,
+        size: int,
+        mtime_ns: int,
+        file_hash: str | None,
+        language: str | None,
+        skip_reason: str | None,
+    ) -> int:
+        row = self.db.execute(
+            "INSERT INTO files(path, size, mtime_ns, hash, language, skip_reason)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET size=excluded.size,"
+            " mtime_ns=excluded.mtime_ns, hash=excluded.hash, language=excluded.language,"
+            " skip_reason=excluded.skip_reason RETURNING id",
+            (path, size, mtime_ns, file_hash, language, skip_reason),
+        ).fetchone()
+        return int(row[0])
+
+    def touch_file(self, file_id: int, size: int, mtime_ns: int) -> None:
+        self.db.execute("UPDATE files SET size=?, mtime_ns=? WHERE id=?", (size, mtime_ns, file_id))
+
+    def delete_files(self, file_ids: Iterable[int]) -> None:
+        self.db.executemany("DELETE FROM files WHERE id=?", [(i,) for i in file_ids])
+
+    def replace_chunks(
+        self, file_id: int, chunks: list[Chunk], hashes: list[str], definitions: list[Definition]
+    ) -> list[int]:
+        """Drop the file's old chunks and definitions; insert the new ones; return chunk ids."""
+        self.db.execute("DELETE FROM chunks WHERE file_id=?", (file_id,))
+        self.db.execute("DELETE FROM definitions WHERE file_id=?", (file_id,))
+        ids = []
+        for chunk, chunk_hash in zip(chunks, hashes, strict=True):
+            row = self.db.execute(
+                "INSERT INTO chunks(file_id, start_line, end_line, kind, symbol, parent,"
+                " signature, symbols, text, hash) VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id",
+                (
+                    file_id,
+                    chunk.start_line,
+                    chunk.end_line,
+                    chunk.kind,
+                    chunk.symbol,
+                    chunk.parent,
+                    chunk.signature,
+                    " ".join(chunk.symbols),
+                    chunk.text,
+                    chunk_hash,
+                ),
+            ).fetchone()
+            ids.append(int(row[0]))
+        self.db.executemany(
+            "INSERT INTO definitions(file_id, name, kind, parent, start_line, end_line,"
+            " signature) VALUES (?,?,?,?,?,?,?)",
+            [
+                (file_id, d.name, d.kind, d.parent, d.start_line, d.end_line, d.signature)
+                for d in definitions
+            ],
+        )
+        return ids
+
+    def replace_skipped(self, skipped: Iterable[tuple[str, str]]) -> None:
+        self.db.execute("DELETE FROM skipped")
+        self.db.executemany("INSERT OR REPLACE INTO skipped(path, reason) VALUES (?, ?)", skipped)
+
+    # -- chunks -------------------------------------------------------------------------
+    _CHUNK_COLUMNS = (
+        "c.id, f.path, f.language, c.start_line, c.end_line, c.kind, c.symbol,"
+        " c.parent, c.signature, c.symbols, c.text, c.hash"
+    )
+
+    def chunks_by_id(self, ids: Iterable[int]) -> dict[int, ChunkRow]:
+        ids = list(ids)
+        out: dict[int, ChunkRow] = {}
+        for begin in range(0, len(ids), 900):
+            part = ids[begin : begin + 900]
+            marks = ",".join("?" * len(part))
+            rows = self.db.execute(
+                f"SELECT {self._CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id=c.file_id"
+                f" WHERE c.id IN ({marks})",
+                part,
+            )
+            out.update((r[0], ChunkRow(*r)) for r in rows)
+        return out
+
+    def iter_chunks(self) -> Iterator[ChunkRow]:
+        yield from (
+            ChunkRow(*r)
+            for r in self.db.execute(
+                f"SELECT {self._CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id=c.file_id"
+                " ORDER BY c.id"
+            )
+        )
+
+    def chunk_ids_of_files(self, file_ids: Iterable[int]) -> list[int]:
+        out: list[int] = []
+        for file_id in file_ids:
+            out.extend(
+                r[0] for r in self.db.execute("SELECT id FROM chunks WHERE file_id=?", (file_id,))
+            )
+        return out
+
+    def unembedded(self, limit: int) -> list[ChunkRow]:
+        """Chunks whose content hash has no vector yet, one per distinct hash."""
+        rows = self.db.execute(
+            f"SELECT {self._CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id=c.file_id"
+            " WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.hash=c.hash)"
+            " GROUP BY c.hash ORDER BY MIN(c.id) LIMIT ?",
+            (limit,),
+        )
+        return [ChunkRow(*r) for r in rows]
+
+    def put_embeddings(self, hashes: list[str], vectors: np.ndarray) -> None:
+        data = vectors.astype(np.float16)
+        self.db.executemany(
+            "INSERT OR REPLACE INTO embeddings(hash, vector) VALUES (?, ?)",
+            [(h, data[i].tobytes()) for i, h in enumerate(hashes)],
+        )
+
+    def embedded_vectors(self) -> tuple[np.ndarray, np.ndarray]:
+        """(chunk ids, float16 vectors) of every chunk that has a vector, by id."""
+        rows = self.db.execute(
+            "SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.hash=c.hash ORDER BY c.id"
+        ).fetchall()
+        if not rows:
+            return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float16)
+        keys = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float16)
+        return keys, vectors.reshape(len(rows), -1)
+
+    def clear_embeddings(self) -> None:
+        self.db.execute("DELETE FROM embeddings")
+
+    # -- counts -------------------------------------------------------------------------
+    def counts(self) -> dict[str, int]:
+        one = self.db.execute
+        return {
+            "files": one("SELECT COUNT(*) FROM files WHERE skip_reason IS NULL").fetchone()[0],
+            "chunks": one("SELECT COUNT(*) FROM chunks").fetchone()[0],
+            "definitions": one("SELECT COUNT(*) FROM definitions").fetchone()[0],
+            "embedded_chunks": one(
+                "SELECT COUNT(*) FROM chunks c WHERE EXISTS"
+                " (SELECT 1 FROM embeddings e WHERE e.hash=c.hash)"
+            ).fetchone()[0],
+        }
+
+    def skip_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for reason, n in self.db.execute(
+            "SELECT reason, COUNT(*) FROM skipped GROUP BY reason UNION ALL "
+            "SELECT skip_reason, COUNT(*) FROM files WHERE skip_reason IS NOT NULL"
+            " GROUP BY skip_reason"
+        ):
+            counts[reason] = counts.get(reason, 0) + n
+        return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
+
+    def find_definitions(self, names: list[str]) -> dict[str, list[tuple[str, int, int]]]:
+        """name (lowercased) -> [(path, start, end)] for exact, case-insensitive names."""
+        out: dict[str, list[tuple[str, int, int]]] = {}
+        for name in names:
+            for path, start, end in self.db.execute(
+                "SELECT f.path, d.start_line, d.end_line FROM definitions d"
+                " JOIN files f ON f.id=d.file_id WHERE d.name=? COLLATE NOCASE LIMIT 50",
+                (name,),
+            ):
+                out.setdefault(name.lower(), []).append((path, start, end))
+        return out
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def schema_version_of(path: Path) -> int | None:
+    """The schema version recorded in an existing index, without creating anything."""
+    if not path.exists():
+        return None
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
+        try:
+            row = db.execute("SELECT value FROM state WHERE key='schema_version'").fetchone()
+        finally:
+            db.close()
+    except sqlite3.DatabaseError:
+        return -1
+    return int(row[0]) if row else None

@@ -1,0 +1,135 @@
+"""Code-aware terms: identifiers are indexed whole and split into their words.
+
+``parseHTTPConfig`` -> ``parsehttpconfig parse http config``; ``retry_upload`` ->
+``retry_upload retry upload``. Stemming happens afterwards in the lexical store.
+"""
+
+from __future__ import annotations
+
+import re
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "do",
+        "does",
+        "did",
+        "for",
+        "from",
+        "how",
+        "i",
+        "in",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "the",
+        "this",
+        "that",
+        "to",
+        "was",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "we",
+        "you",
+        "get",
+        "gets",
+        "got",
+        "use",
+        "used",
+        "uses",
+        "using",
+        "can",
+        "could",
+        "should",
+        "would",
+        "there",
+        "their",
+        "them",
+        "these",
+        "those",
+        "into",
+        "via",
+        "some",
+        "any",
+        "all",
+        "code",
+        "function",
+        "functions",
+        "method",
+        "find",
+        "show",
+        "me",
+        "implemented",
+        "implementation",
+        "handled",
+        "handle",
+    ]
+)
+# "handle"/"function" carry no signal in code search questions ("how is X handled").
+
+
+def split_identifier(token: str) -> list[str]:
+    """Words of an identifier, lowercased: camelCase, PascalCase, snake_case, digits."""
+    parts: list[str] = []
+    for piece in token.split("_"):
+        parts.extend(match.lower() for match in _CAMEL.findall(piece))
+    return [p for p in parts if p]
+
+
+def code_terms(text: str) -> list[str]:
+    """Every identifier of ``text`` lowercased, followed by its parts when it has several."""
+    terms: list[str] = []
+    for match in _IDENTIFIER.finditer(text):
+        token = match.group()
+        parts = split_identifier(token)
+        whole = token.lower().strip("_")
+        if whole:
+            terms.append(whole)
+        if len(parts) > 1:
+            terms.extend(parts)
+    return terms
+
+
+def query_terms(query: str) -> list[str]:
+    """Searchable terms of a query: code terms without stopwords, order kept, no repeats."""
+    seen: dict[str, None] = {}
+    for term in code_terms(query):
+        if term not in STOPWORDS and len(term) > 1:
+            seen.setdefault(term, None)
+    return list(seen)
+
+
+def identifiers_in(query: str) -> list[str]:
+    """Tokens that look like code identifiers (mixed case, underscores, dots or digits)."""
+    found = []
+    for token in re.findall(r"[A-Za-z_][A-Za-z0-9_.:]*", query):
+        core = token.strip(".:")
+        if (
+            "_" in core
+            or "." in core
+            or "::" in core
+            or re.search(r"[a-z][A-Z]", core)
+            or re.match(r"^[A-Z][a-z]+[A-Z]", core)
+        ):
+            found.append(core)
+    return found
