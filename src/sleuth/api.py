@@ -46,6 +46,18 @@ class IndexReport:
     notices: list[str] = field(default_factory=list)
 
 
+def check_query(query: str, k: int = 10, mode: str = "hybrid") -> None:
+    """Raise QueryError for an empty or unsearchable query, a bad k or mode."""
+    if mode not in MODES:
+        raise QueryError(f"mode must be one of {', '.join(MODES)}")
+    if k < 1:
+        raise QueryError("k must be at least 1")
+    if not query or not query.strip():
+        raise QueryError("the query is empty")
+    if not any(ch.isalnum() for ch in query):
+        raise QueryError(f"nothing searchable in the query {query!r}")
+
+
 class Index:
     """One repository's index, in ``<root>/.sleuth/``. Opens stores lazily."""
 
@@ -195,16 +207,22 @@ class Index:
         if self.background_embedder_pid():
             return False
         self.layout.create()
-        log = open(self.layout.embed_log, "ab")  # noqa: SIM115 - handed to the child
-        subprocess.Popen(
-            [sys.executable, "-m", "sleuth.background", str(self.root), self.model_id],
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=log,
-            start_new_session=True,
-            close_fds=True,
-        )
-        log.close()
+        try:
+            with open(self.layout.embed_log, "ab") as log:
+                subprocess.Popen(
+                    [sys.executable, "-m", "sleuth.background", str(self.root), self.model_id],
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=log,
+                    start_new_session=True,
+                    close_fds=True,
+                )
+        except OSError as exc:
+            self.notices.append(
+                f"could not start the background embedder ({exc.strerror}); "
+                "run `sleuth index --embed deep`"
+            )
+            return False
         return True
 
     def clean(self) -> bool:
@@ -228,17 +246,8 @@ class Index:
         category: str | None = None,
     ) -> SearchResponse:
         """Best chunks for ``query``. Raises QueryError on an empty or unsearchable query."""
-        if mode not in MODES:
-            raise QueryError(f"mode must be one of {', '.join(MODES)}")
-        if k < 1:
-            raise QueryError("k must be at least 1")
-        if not query or not query.strip():
-            raise QueryError("the query is empty")
+        check_query(query, k, mode)
         plan = classify(query)
-        if not plan.terms and mode == "lexical":
-            raise QueryError(f"nothing searchable in the query {query!r}")
-        if not any(ch.isalnum() for ch in query):
-            raise QueryError(f"nothing searchable in the query {query!r}")
         if not self.exists():
             response = SearchResponse(query=plan.text, mode=mode, query_class=plan.kind)
             response.reason = "there is no index yet: run `sleuth index`"

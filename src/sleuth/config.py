@@ -32,7 +32,7 @@ EMBED_BATCH = 8
 #: Embedding throughput assumed before it is measured, in chunks per second.
 EMBED_ASSUMED_RATE = 80.0
 #: `sleuth search` on a new index embeds in the foreground only below this many seconds.
-FOREGROUND_EMBED_SECONDS = 10.0
+FOREGROUND_EMBED_SECONDS = float(os.environ.get("SLEUTH_FOREGROUND_EMBED_SECONDS", 10.0))
 
 #: Candidates each retriever hands to fusion.
 CANDIDATES = 200

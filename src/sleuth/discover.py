@@ -239,12 +239,15 @@ class Skipped:
 def find_root(path: str | os.PathLike[str]) -> Path:
     """The git root above ``path``, or ``path`` itself outside git."""
     start = Path(path).expanduser()
-    if not start.exists():
-        raise PathError(f"no such directory: {start}")
-    if not start.is_dir():
-        raise PathError(f"not a directory: {start}")
-    if not os.access(start, os.R_OK | os.X_OK):
-        raise PathError(f"cannot read directory: {start}")
+    try:
+        if not start.exists():
+            raise PathError(f"no such directory: {start}")
+        if not start.is_dir():
+            raise PathError(f"not a directory: {start}")
+        if not os.access(start, os.R_OK | os.X_OK):
+            raise PathError(f"cannot read directory: {start}")
+    except PermissionError as exc:
+        raise PathError(f"cannot read directory: {start}") from exc
     start = start.resolve()
     for candidate in (start, *start.parents):
         if (candidate / ".git").exists():

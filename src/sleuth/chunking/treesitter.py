@@ -9,6 +9,7 @@ chunks. Tiny neighbours with the same parent are then merged.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 import tree_sitter
@@ -168,9 +169,8 @@ _NAME_TYPES = frozenset(
         "alias",
     }
 )
-_CONTAINER_KINDS = frozenset(
-    {"class", "interface", "struct", "enum", "trait", "impl", "module", "type"}
-)
+#: Functions directly inside these are methods (inside a module or namespace they are not).
+_CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "impl", "type"})
 _ELIXIR_DEFS = {
     "def": "function",
     "defp": "function",
@@ -255,6 +255,7 @@ class _Chunker:
         self.source = source
         self.lines = lines
         self.cuts: set[int] = set()
+        self._cut_rows: list[int] = []
         self.definitions: list[Definition] = []
 
     # -- finding definitions -------------------------------------------------------------
@@ -319,7 +320,7 @@ class _Chunker:
                         stack.append((child, owner, parent_name, parent_kind))
                     continue
                 kind, name, inner = found
-                if kind == "function" and parent_kind in _CONTAINER_KINDS:
+                if kind == "function" and parent_kind in _CLASS_KINDS:
                     kind = "method"
                 start = self._leading_comment_start(child)
                 definition = _Def(kind, name, start, _end_row(child), inner)
@@ -360,6 +361,7 @@ class _Chunker:
         self.cuts.update(i for i, line in enumerate(self.lines) if not line.strip())
         out: list[tuple[int, int, str, str, str, list[str]]] = []
         top = self.find(root)
+        self._cut_rows = sorted(self.cuts)
         self._emit_region(0, len(self.lines) - 1, top, "block", "", "", out)
         out.sort(key=lambda c: c[0])
         return self._merge(out)
@@ -405,10 +407,11 @@ class _Chunker:
         names = [name] if name else []
         limit = config.CHUNK_MAX_LINES
         while end - start + 1 > limit:
-            cut = max(
-                (c for c in self.cuts if start + config.CHUNK_MIN_LINES < c <= start + limit),
-                default=start + limit,
-            )
+            # The last statement boundary inside the window, else a hard cut.
+            at = bisect.bisect_right(self._cut_rows, start + limit) - 1
+            cut = self._cut_rows[at] if at >= 0 else start + limit
+            if cut <= start + config.CHUNK_MIN_LINES:
+                cut = start + limit
             out.append((start, cut - 1, kind, name, parent, names))
             start = cut
         out.append((start, end, kind, name, parent, names))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -12,7 +13,7 @@ import typer
 from rich.console import Console
 
 from .. import config
-from ..api import Index
+from ..api import Index, check_query
 from ..errors import IndexBusy, SleuthError
 from .output import print_results
 from .progress import ProgressBars
@@ -26,7 +27,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 class Mode(StrEnum):
@@ -47,7 +48,9 @@ class EmbedTier(StrEnum):
     deep = "deep"
 
 
-PathArg = Annotated[Path, typer.Argument(help="Repository or any folder inside it.")]
+PathArg = Annotated[
+    Path, typer.Argument(help="Repository or any folder inside it.", readable=False)
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output on stdout.")]
 
 
@@ -75,6 +78,7 @@ def search(
     as_json: JsonOpt = False,
 ) -> None:
     """Search the repository; builds the index on first use."""
+    check_query(query, k, mode.value)
     index = Index(path)
     if not index.exists():
         err.print("[dim]no index yet: building the lexical tier first[/]")
@@ -221,6 +225,17 @@ def run() -> None:
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(0)
+    except OSError as exc:
+        err.print(f"[bold red]error:[/] {exc.strerror or exc}: {exc.filename or ''}")
+        sys.exit(1)
+    except Exception as exc:  # the last line of defence: one line, never a traceback
+        if os.environ.get("SLEUTH_DEBUG"):
+            raise
+        err.print(
+            f"[bold red]error:[/] unexpected {type(exc).__name__}: {exc} "
+            "(set SLEUTH_DEBUG=1 for details)"
+        )
+        sys.exit(1)
 
 
 if __name__ == "__main__":

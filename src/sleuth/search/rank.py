@@ -26,6 +26,7 @@ PRIORS = {
     "definition": 1.6,  # the chunk defines a symbol the query names
     "tests": 0.7,  # test files, unless the query asks about tests
     "docs": 0.8,  # prose, unless the query asks about docs
+    "asked_for": 1.3,  # tests or docs when the query asks for them
     "auxiliary": 0.85,  # examples, benchmarks
     "generated": 0.6,
 }
@@ -87,10 +88,10 @@ def apply_priors(
         if names and _defines(row, names, definitions):
             factor *= PRIORS["definition"]
         category = category_of(row.path, row.language)
-        if category == "tests" and not plan.wants_tests:
-            factor *= PRIORS["tests"]
-        elif category == "docs" and not plan.wants_docs:
-            factor *= PRIORS["docs"]
+        if category == "tests":
+            factor *= PRIORS["asked_for"] if plan.wants_tests else PRIORS["tests"]
+        elif category == "docs":
+            factor *= PRIORS["asked_for"] if plan.wants_docs else PRIORS["docs"]
         if _GENERATED_PATH.search(row.path):
             factor *= PRIORS["generated"]
         elif _AUXILIARY_PATH.search(row.path) and category == "code":

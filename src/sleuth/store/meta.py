@@ -309,6 +309,6 @@ def schema_version_of(path: Path) -> int | None:
             row = db.execute("SELECT value FROM state WHERE key='schema_version'").fetchone()
         finally:
             db.close()
-    except sqlite3.DatabaseError:
-        return -1
+    except sqlite3.DatabaseError as exc:
+        raise IndexCorrupt(f"{path.name}: {exc}") from exc
     return int(row[0]) if row else None

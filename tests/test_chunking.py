@@ -1,0 +1,230 @@
+"""Chunk boundaries, symbols, kinds and parents for every supported language."""
+
+from __future__ import annotations
+
+import pytest
+
+from sleuth import config
+from sleuth.chunking import chunk_text
+from sleuth.languages import language_for
+
+# (language, source, expected definitions as (name, kind, parent))
+CASES = [
+    (
+        "python",
+        "class Store:\n    def save(self, item):\n        return item\n\n\n"
+        "def load(path):\n    return open(path).read()\n",
+        {("Store", "class", ""), ("save", "method", "Store"), ("load", "function", "")},
+    ),
+    (
+        "javascript",
+        "export function parseConfig(s) {\n  return JSON.parse(s);\n}\n"
+        "const handler = async (req) => req;\nclass Server {\n  listen(port) {}\n}\n",
+        {
+            ("parseConfig", "function", ""),
+            ("handler", "function", ""),
+            ("Server", "class", ""),
+            ("listen", "method", "Server"),
+        },
+    ),
+    (
+        "typescript",
+        "interface Options { retries: number }\n"
+        "export class Client {\n  send(req: Request): void {}\n}\n"
+        "type Id = string;\nenum Color { Red }\n",
+        {
+            ("Options", "interface", ""),
+            ("Client", "class", ""),
+            ("send", "method", "Client"),
+            ("Id", "type", ""),
+            ("Color", "enum", ""),
+        },
+    ),
+    (
+        "tsx",
+        "interface Props { label: string }\n"
+        "export const Button = (p: Props) => <button>{p.label}</button>;\n",
+        {("Props", "interface", ""), ("Button", "function", "")},
+    ),
+    (
+        "go",
+        "package main\n\ntype Config struct {\n\tName string\n}\n\n"
+        "func (c *Config) Load(path string) error {\n\treturn nil\n}\n\nfunc main() {}\n",
+        {("Config", "type", ""), ("Load", "method", ""), ("main", "function", "")},
+    ),
+    (
+        "rust",
+        "struct Point { x: i32 }\nimpl Point {\n    fn norm(&self) -> i32 { self.x }\n}\n"
+        "trait Shape { fn area(&self) -> f64; }\npub fn origin() -> Point { Point { x: 0 } }\n",
+        {
+            ("Point", "struct", ""),
+            ("Point", "impl", ""),
+            ("norm", "method", "Point"),
+            ("Shape", "trait", ""),
+            ("origin", "function", ""),
+        },
+    ),
+    (
+        "java",
+        "package a;\npublic class JsonReader {\n  public JsonReader() {}\n"
+        "  public int peek() { return 1; }\n}\ninterface Source { int read(); }\n",
+        {
+            ("JsonReader", "class", ""),
+            ("JsonReader", "method", "JsonReader"),
+            ("peek", "method", "JsonReader"),
+            ("Source", "interface", ""),
+        },
+    ),
+    (
+        "c",
+        "#include <stdio.h>\nstruct point { int x; };\n"
+        "static int *make_buffer(int n) {\n  return 0;\n}\n",
+        {("point", "struct", ""), ("make_buffer", "function", "")},
+    ),
+    (
+        "cpp",
+        "namespace fmt {\nclass buffer {\n public:\n  void push_back(int v) {}\n};\n"
+        "int format_to(int x) { return x; }\n}\n",
+        {
+            ("fmt", "module", ""),
+            ("buffer", "class", "fmt"),
+            ("push_back", "method", "buffer"),
+            ("format_to", "function", "fmt"),
+        },
+    ),
+    (
+        "csharp",
+        "namespace Json {\n  public class JsonReader {\n"
+        "    public bool Read() { return true; }\n  }\n}\n",
+        {("Json", "module", ""), ("JsonReader", "class", "Json"), ("Read", "method", "JsonReader")},
+    ),
+    (
+        "ruby",
+        "module Rack\n  class Request\n    def params\n      {}\n    end\n  end\nend\n",
+        {("Rack", "module", ""), ("Request", "class", "Rack"), ("params", "method", "Request")},
+    ),
+    (
+        "php",
+        "<?php\nclass Client {\n  public function send($r) { return $r; }\n}\n"
+        "function helper() {}\n",
+        {("Client", "class", ""), ("send", "method", "Client"), ("helper", "function", "")},
+    ),
+    (
+        "kotlin",
+        "class Route(val path: String) {\n    fun handle(call: String) { }\n}\nfun main() {}\n",
+        {("Route", "class", ""), ("handle", "method", "Route"), ("main", "function", "")},
+    ),
+    (
+        "swift",
+        "class Constraint {\n    func update() {}\n}\nprotocol Target { }\n",
+        {
+            ("Constraint", "class", ""),
+            ("update", "method", "Constraint"),
+            ("Target", "interface", ""),
+        },
+    ),
+    (
+        "scala",
+        "object Main {\n  def run(x: Int): Int = x\n}\n"
+        "trait Codec[A] { def encode(a: A): String }\n",
+        {
+            ("Main", "class", ""),
+            ("run", "method", "Main"),
+            ("Codec", "trait", ""),
+            ("encode", "method", "Codec"),
+        },
+    ),
+    (
+        "bash",
+        "nvm_ls() {\n  echo hi\n}\nfunction nvm_use {\n  echo use\n}\n",
+        {("nvm_ls", "function", ""), ("nvm_use", "function", "")},
+    ),
+]
+
+
+@pytest.mark.parametrize(("language", "source", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_definitions_per_language(language: str, source: str, expected: set) -> None:
+    chunks, definitions = chunk_text(language, source)
+    found = {(d.name, d.kind, d.parent) for d in definitions}
+    assert expected <= found, f"missing: {expected - found}"
+    lines = source.split("\n")
+    for chunk in chunks:
+        assert 1 <= chunk.start_line <= chunk.end_line <= len(lines)
+        assert chunk.text == "\n".join(lines[chunk.start_line - 1 : chunk.end_line])
+    # every definition name is findable through the chunk that holds its first line
+    for d in definitions:
+        holder = [c for c in chunks if c.start_line <= d.start_line <= c.end_line]
+        assert holder and d.name in holder[0].symbols
+
+
+def test_markdown_sections_by_heading_with_title_path() -> None:
+    source = "# Guide\nintro\n\n## Install\npip install\n\n### From source\nclone\n"
+    chunks, _ = chunk_text("markdown", source)
+    assert [(c.symbol, c.parent, c.kind) for c in chunks] == [
+        ("Guide", "", "section"),
+        ("Install", "Guide", "section"),
+        ("From source", "Guide > Install", "section"),
+    ]
+    assert chunks[1].start_line == 4 and chunks[1].end_line == 6
+
+
+def test_long_function_is_split_at_statement_boundaries() -> None:
+    body = "\n".join(f"    value_{i} = compute({i})" for i in range(300))
+    source = f"def huge():\n{body}\n\n\ndef small():\n    return 1\n"
+    chunks, definitions = chunk_text("python", source)
+    pieces = [c for c in chunks if c.symbol == "huge"]
+    assert len(pieces) >= 5
+    assert all(c.end_line - c.start_line + 1 <= config.CHUNK_MAX_LINES for c in chunks)
+    assert pieces[0].start_line == 1
+    covered = sorted(line for c in pieces for line in range(c.start_line, c.end_line + 1))
+    assert covered == list(range(1, 302))  # no line lost, none twice
+    assert {d.name for d in definitions} == {"huge", "small"}
+
+
+def test_tiny_siblings_merge_but_keep_every_name() -> None:
+    source = "\n".join(f"def f{i}():\n    return {i}\n" for i in range(6))
+    chunks, _ = chunk_text("python", source)
+    assert len(chunks) < 6
+    names = {n for c in chunks for n in c.symbols}
+    assert names == {f"f{i}" for i in range(6)}
+
+
+def test_big_class_opens_into_method_chunks() -> None:
+    methods = "\n".join(
+        f"    def method_{i}(self):\n" + "\n".join(f"        x = {j}" for j in range(12))
+        for i in range(8)
+    )
+    source = f"class Big:\n    '''Doc.'''\n\n{methods}\n"
+    chunks, _ = chunk_text("python", source)
+    method_chunks = [c for c in chunks if c.symbol.startswith("method_")]
+    assert len(method_chunks) >= 4
+    assert all(c.parent == "Big" for c in method_chunks)
+    assert all(c.kind == "method" for c in method_chunks)
+
+
+def test_unknown_text_uses_overlapping_windows() -> None:
+    source = "\n".join(f"line {i}" for i in range(120))
+    chunks, _ = chunk_text("text", source)
+    assert [c.kind for c in chunks] == ["window"] * len(chunks)
+    assert chunks[0].start_line == 1 and chunks[1].start_line < chunks[0].end_line
+    assert chunks[-1].end_line == 120
+
+
+@pytest.mark.parametrize(
+    ("path", "language"),
+    [
+        ("a/b.py", "python"),
+        ("x.tsx", "tsx"),
+        ("x.ts", "typescript"),
+        ("m.go", "go"),
+        ("Makefile", "make"),
+        ("README.md", "markdown"),
+        ("notes.unknown", "text"),
+        ("x.cs", "csharp"),
+        ("x.kt", "kotlin"),
+        ("x.ex", "elixir"),
+        ("x.hs", "haskell"),
+    ],
+)
+def test_language_by_path(path: str, language: str) -> None:
+    assert language_for(path) == language

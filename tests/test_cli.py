@@ -1,0 +1,204 @@
+"""The `sleuth` command as a user runs it: output shapes, first use, errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from .conftest import run_cli, write_tree
+
+RESULT_KEYS = {
+    "path",
+    "start_line",
+    "end_line",
+    "symbol",
+    "kind",
+    "language",
+    "score",
+    "preview",
+    "parent",
+    "signature",
+}
+
+
+def _no_traceback(proc) -> None:
+    assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
+
+
+def test_first_search_indexes_and_answers_with_json_schema(sample_repo: Path) -> None:
+    proc = run_cli("search", "--json", "-k", "3", "retry failed upload", str(sample_repo))
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert set(data) == {
+        "query",
+        "mode",
+        "query_class",
+        "embedded_fraction",
+        "reason",
+        "notices",
+        "results",
+    }
+    assert data["mode"] in ("hybrid", "lexical")
+    assert 1 <= len(data["results"]) <= 3
+    assert set(data["results"][0]) == RESULT_KEYS
+    assert data["results"][0]["path"] == "src/uploads/retry.py"
+    assert (sample_repo / ".sleuth" / "meta.db").exists()
+
+
+def test_human_output_shows_path_lines_and_symbol(sample_repo: Path) -> None:
+    proc = run_cli("search", "ConfigParser", str(sample_repo))
+    assert proc.returncode == 0, proc.stderr
+    first = proc.stdout.splitlines()[0]
+    assert first.startswith("src/config/parser.py:")
+    assert "ConfigParser" in first
+
+
+def test_lexical_first_then_background_embedding(sample_repo: Path) -> None:
+    env = {"SLEUTH_FOREGROUND_EMBED_SECONDS": "0"}  # force the big-repository path
+    proc = run_cli("search", "--json", "parse_config", str(sample_repo), env=env)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["mode"] == "lexical"
+    assert data["results"][0]["path"] == "src/config/parser.py"
+    assert any("lexical" in n for n in data["notices"])
+    deadline = time.monotonic() + 120
+    status = {}
+    while time.monotonic() < deadline:
+        status = json.loads(run_cli("status", "--json", str(sample_repo)).stdout)
+        if status["embedded_fraction"] == 1.0 and not status["background_embedder_pid"]:
+            break
+        time.sleep(0.5)
+    assert status["embedded_fraction"] == 1.0
+    later = json.loads(run_cli("search", "--json", "parse_config", str(sample_repo)).stdout)
+    assert later["mode"] == "hybrid" and later["embedded_fraction"] == 1.0
+
+
+def test_index_twice_says_nothing_changed(sample_repo: Path) -> None:
+    first = run_cli("index", "--embed", "deep", str(sample_repo))
+    assert first.returncode == 0, first.stderr
+    second = run_cli("index", "--embed", "deep", str(sample_repo))
+    assert "nothing changed" in second.stdout
+    assert "nothing to embed" in second.stdout
+
+
+def test_status_counts_skipped_files_by_reason(sample_repo: Path) -> None:
+    write_tree(sample_repo, {".env": "KEY=1\n", "yarn.lock": "x\n", "img.png": b"\x89PNG"})
+    run_cli("index", "--embed", "none", str(sample_repo))
+    status = json.loads(run_cli("status", "--json", str(sample_repo)).stdout)
+    assert status["skipped"] == {"secret": 1, "lockfile": 1, "binary": 1}
+    human = run_cli("status", str(sample_repo)).stdout
+    assert "secret 1" in human
+
+
+@pytest.mark.parametrize("query", ["", "   ", "!!!"])
+def test_bad_queries_fail_with_one_line(sample_repo: Path, query: str) -> None:
+    proc = run_cli("search", query, str(sample_repo))
+    assert proc.returncode == 1
+    _no_traceback(proc)
+    assert proc.stderr.strip().startswith("error:")
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_bad_paths_fail_clearly(tmp_path: Path) -> None:
+    missing = run_cli("search", "x", str(tmp_path / "nope"))
+    assert missing.returncode == 1 and "no such directory" in missing.stderr
+    _no_traceback(missing)
+    (tmp_path / "file.py").write_text("x = 1\n")
+    not_dir = run_cli("index", str(tmp_path / "file.py"))
+    assert not_dir.returncode == 1 and "not a directory" in not_dir.stderr
+
+
+def test_empty_and_non_git_directories(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    proc = run_cli("search", "anything", str(empty))
+    assert proc.returncode == 1
+    assert "no results" in proc.stderr and "empty" in proc.stderr
+    _no_traceback(proc)
+    plain = tmp_path / "plain"
+    write_tree(plain, {"tool.py": "def frobnicate():\n    return 42\n"})
+    found = run_cli("search", "frobnicate", str(plain))
+    assert found.returncode == 0 and "tool.py:1-2" in found.stdout
+
+
+def test_corrupt_index_gives_hint_and_full_rebuild_repairs(sample_repo: Path) -> None:
+    assert run_cli("index", "--embed", "none", str(sample_repo)).returncode == 0
+    meta = sample_repo / ".sleuth" / "meta.db"
+    for extra in ("meta.db-wal", "meta.db-shm"):
+        (sample_repo / ".sleuth" / extra).unlink(missing_ok=True)
+    meta.write_bytes(b"this is not a database" * 100)
+    broken = run_cli("search", "parse_config", str(sample_repo))
+    assert broken.returncode == 1
+    assert "sleuth index --full" in broken.stderr
+    _no_traceback(broken)
+    fixed = run_cli("index", "--full", "--embed", "none", str(sample_repo))
+    assert fixed.returncode == 0, fixed.stderr
+    again = run_cli("search", "--mode", "lexical", "parse_config", str(sample_repo))
+    assert again.returncode == 0 and "src/config/parser.py" in again.stdout
+
+
+def test_no_results_says_why(sample_repo: Path) -> None:
+    proc = run_cli("search", "--lang", "haskell", "retry", str(sample_repo))
+    assert proc.returncode == 1
+    assert "filters" in proc.stderr
+
+
+def _as_nobody(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [
+            "setpriv",
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            sys.executable,
+            "-m",
+            "sleuth.cli.main",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HOME": "/tmp"},
+    )
+
+
+@pytest.mark.skipif(shutil.which("setpriv") is None, reason="needs setpriv to drop root")
+def test_unreadable_file_and_directory(tmp_path: Path) -> None:
+    # root reads everything, so the check runs as nobody in a world-writable folder
+    base = Path(tempfile.mkdtemp(prefix="sleuth-unreadable-", dir="/tmp"))
+    try:
+        base.chmod(0o777)
+        root = base / "repo"
+        write_tree(
+            root,
+            {
+                "open.py": "def visible():\n    pass\n",
+                "closed.py": "def hidden():\n    pass\n",
+                "locked/inner.py": "x = 1\n",
+            },
+        )
+        root.chmod(0o777)
+        (root / "closed.py").chmod(0)
+        (root / "locked").chmod(0)
+        run = _as_nobody if os.geteuid() == 0 else run_cli
+        proc = run("index", "--embed", "none", "--json", str(root))
+        assert proc.returncode == 0, proc.stderr
+        _no_traceback(proc)
+        skipped = json.loads(proc.stdout)["skipped"]
+        assert skipped.get("unreadable") == 2
+        found = run("search", "--mode", "lexical", "visible", str(root))
+        assert found.returncode == 0 and "open.py" in found.stdout
+        denied = run("index", str(root / "locked"))
+        assert denied.returncode == 1 and "cannot read directory" in denied.stderr
+        _no_traceback(denied)
+    finally:
+        for path in base.rglob("*"):
+            path.chmod(0o777)
+        shutil.rmtree(base)

@@ -1,0 +1,114 @@
+"""Ignore rules, default excludes, secrets and size limits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sleuth.discover import FoundFile, Skipped, find_root, walk
+from sleuth.errors import PathError
+
+from .conftest import git_init, write_tree
+
+
+def _walk(root: Path) -> tuple[set[str], dict[str, str]]:
+    found, skipped = set(), {}
+    for item in walk(root):
+        if isinstance(item, FoundFile):
+            found.add(item.path)
+        else:
+            assert isinstance(item, Skipped)
+            skipped[item.path] = item.reason
+    return found, skipped
+
+
+def test_gitignore_at_every_level_exclude_and_sleuthignore(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            ".gitignore": "*.log\nbuild_output/\n",
+            "keep.py": "x = 1\n",
+            "debug.log": "noise\n",
+            "build_output/gen.py": "x = 1\n",
+            "pkg/.gitignore": "local_*.py\n!local_keep.py\n",
+            "pkg/local_tmp.py": "x = 1\n",
+            "pkg/local_keep.py": "x = 1\n",
+            "pkg/mod.py": "x = 1\n",
+            ".sleuthignore": "fixtures/\n",
+            "fixtures/big.py": "x = 1\n",
+            "excluded_by_info.py": "x = 1\n",
+        },
+    )
+    git_init(tmp_path)
+    (tmp_path / ".git" / "info" / "exclude").write_text("excluded_by_info.py\n")
+    found, _ = _walk(tmp_path)
+    assert found == {"keep.py", "pkg/local_keep.py", "pkg/mod.py"}
+
+
+def test_default_excludes_lockfiles_generated_and_binaries(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "src/a.py": "x = 1\n",
+            "node_modules/lib/index.js": "x\n",
+            "vendor/dep.go": "package dep\n",
+            "dist/bundle.js": "x\n",
+            "package-lock.json": "{}\n",
+            "Cargo.lock": "x\n",
+            "app.min.js": "x\n",
+            "logo.png": b"\x89PNG\r\n",
+        },
+    )
+    found, skipped = _walk(tmp_path)
+    assert found == {"src/a.py"}
+    assert skipped["package-lock.json"] == "lockfile"
+    assert skipped["Cargo.lock"] == "lockfile"
+    assert skipped["app.min.js"] == "generated"
+    assert skipped["logo.png"] == "binary"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        ".env",
+        ".env.production",
+        "server.pem",
+        "tls.key",
+        "id_rsa",
+        "id_ed25519.pub",
+        "credentials.json",
+        ".netrc",
+        "config/secrets.yml",
+        ".aws/credentials",
+        "prod.tfvars",
+    ],
+)
+def test_secrets_are_never_indexed(tmp_path: Path, name: str) -> None:
+    write_tree(tmp_path, {name: "SECRET=hunter2\n", "ok.py": "x = 1\n"})
+    (tmp_path / ".gitignore").write_text(f"!{name}\n")  # even when re-included
+    found, skipped = _walk(tmp_path)
+    assert name not in found
+    assert skipped[name] == "secret"
+
+
+def test_size_limit_and_symlinks(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"big.py": "x = 1\n" * 200_000, "small.py": "x = 1\n"})
+    (tmp_path / "loop").symlink_to(tmp_path, target_is_directory=True)
+    (tmp_path / "alias.py").symlink_to(tmp_path / "small.py")
+    found, skipped = _walk(tmp_path)
+    assert found == {"small.py"}
+    assert skipped["big.py"] == "too_large"
+    assert skipped["loop"] == "symlink"
+    assert skipped["alias.py"] == "symlink"
+
+
+def test_root_is_git_root_or_the_path_itself(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"repo/a/b/c.py": "x\n", "plain/d.py": "x\n"})
+    git_init(tmp_path / "repo")
+    assert find_root(tmp_path / "repo" / "a" / "b") == (tmp_path / "repo").resolve()
+    assert find_root(tmp_path / "plain") == (tmp_path / "plain").resolve()
+    with pytest.raises(PathError):
+        find_root(tmp_path / "missing")
+    with pytest.raises(PathError):
+        find_root(tmp_path / "plain" / "d.py")

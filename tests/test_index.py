@@ -1,0 +1,160 @@
+"""Incremental indexing, rebuilds on model or schema change, damage recovery."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from sleuth import Index
+from sleuth.store.meta import MetaStore
+
+from .conftest import write_tree
+
+
+def _paths(index: Index) -> set[str]:
+    meta = MetaStore(index.layout.meta)
+    try:
+        rows = meta.db.execute(
+            "SELECT DISTINCT f.path FROM chunks c JOIN files f ON f.id=c.file_id"
+        ).fetchall()
+        return {r[0] for r in rows}
+    finally:
+        meta.close()
+
+
+def _lexical_hits(index: Index, query: str) -> set[str]:
+    return {r.path for r in index.search(query, k=20, mode="lexical").results}
+
+
+def test_incremental_edit_delete_rename_and_newly_ignored(sample_repo: Path) -> None:
+    index = Index(sample_repo)
+    first = index.index(embed="none").update
+    assert first.changed == 6 and first.removed == 0
+
+    again = index.index(embed="none").update
+    assert again.changed == 0 and again.unchanged == 6 and again.chunks_written == 0
+
+    # edit: only that file is re-chunked, and the new text is searchable
+    retry = sample_repo / "src/uploads/retry.py"
+    retry.write_text(retry.read_text() + "\n\ndef quarantine_upload(u):\n    return u\n")
+    edited = index.index(embed="none").update
+    assert edited.changed == 1
+    assert "src/uploads/retry.py" in _lexical_hits(index, "quarantine_upload")
+
+    # touched but identical content: read, hash equal, nothing re-chunked
+    os.utime(sample_repo / "src/app.py", ns=(1, 1))
+    touched = index.index(embed="none").update
+    assert touched.changed == 0 and touched.chunks_written == 0
+
+    # delete
+    (sample_repo / "web/server.js").unlink()
+    deleted = index.index(embed="none").update
+    assert deleted.removed == 1
+    assert "web/server.js" not in _paths(index)
+    assert "web/server.js" not in _lexical_hits(index, "startServer")
+
+    # rename
+    (sample_repo / "src/config/parser.py").rename(sample_repo / "src/config/settings.py")
+    renamed = index.index(embed="none").update
+    assert renamed.removed == 1 and renamed.changed == 1
+    assert _lexical_hits(index, "ConfigParser") >= {"src/config/settings.py"}
+    assert "src/config/parser.py" not in _paths(index)
+
+    # newly ignored
+    (sample_repo / ".gitignore").write_text("docs/\n")
+    ignored = index.index(embed="none").update
+    assert ignored.removed == 1
+    assert "docs/guide.md" not in _paths(index)
+
+
+def test_unchanged_repository_embeds_nothing(sample_repo: Path) -> None:
+    index = Index(sample_repo)
+    first = index.index(embed="deep")
+    assert first.embedded > 0 and first.pending == 0
+    second = index.index(embed="deep")
+    assert second.embedded == 0 and second.pending == 0
+    # an edit re-embeds only the changed chunks
+    path = sample_repo / "web/server.js"
+    path.write_text(path.read_text() + "\nfunction stopServer(s) { s.close(); }\n")
+    third = index.index(embed="deep")
+    assert 0 < third.embedded <= 2
+
+
+def test_model_change_triggers_clean_re_embed(sample_repo: Path) -> None:
+    index = Index(sample_repo)
+    index.index(embed="deep")
+    index.close()
+    meta = MetaStore(index.layout.meta)
+    meta.set("embed_model", "some-older-model")
+    meta.close()
+
+    reopened = Index(sample_repo)
+    report = reopened.index(embed="deep")
+    assert any("embedding model changed" in n for n in report.notices)
+    assert report.embedded == reopened.status()["chunks"] > 0
+
+
+def test_schema_change_rebuilds_with_a_message(sample_repo: Path) -> None:
+    index = Index(sample_repo)
+    index.index(embed="none")
+    index.close()
+    db = sqlite3.connect(index.layout.meta)
+    db.execute("UPDATE state SET value='0' WHERE key='schema_version'")
+    db.commit()
+    db.close()
+    reopened = Index(sample_repo)
+    report = reopened.index(embed="none")
+    assert any("rebuilding" in n for n in report.notices)
+    assert report.update.changed == 6
+    assert reopened.search("parse_config", mode="lexical").results
+
+
+def test_interrupted_lexical_write_is_repaired_from_sqlite(sample_repo: Path) -> None:
+    index = Index(sample_repo)
+    index.index(embed="none")
+    index.close()
+    # a crash between the SQLite commit and the tantivy commit leaves the flag set
+    meta = MetaStore(index.layout.meta)
+    meta.set("lexical_dirty", 1)
+    meta.close()
+    for child in (index.layout.lexical).iterdir():
+        child.unlink()
+    reopened = Index(sample_repo)
+    report = reopened.index(embed="none")
+    assert report.update.lexical_rebuilt
+    assert reopened.search("retry_failed_upload", mode="lexical").results[0].path == (
+        "src/uploads/retry.py"
+    )
+
+
+def test_index_folder_ignores_itself(sample_repo: Path) -> None:
+    Index(sample_repo).index(embed="none")
+    assert (sample_repo / ".sleuth" / ".gitignore").read_text() == "*\n"
+
+
+def test_bad_files_are_skipped_with_reasons_and_index_stays_intact(tmp_path: Path) -> None:
+    root = tmp_path / "bad"
+    write_tree(
+        root,
+        {
+            "good.py": "def fine():\n    return 1\n",
+            "blob.dat2": b"\x00\x01\x02binary\x00" * 100,
+            "latin.py": b"def caf\xe9():\n    return 'ol\xe9'\n",
+            "bundle.js": "var a=1;" * (500_000 // 8),  # minified, under the size limit
+            "huge.min2.js": "x" * 5_000_000,  # 5 MB: over the size limit
+            "long.py": "x=0\n" * 199_999 + "final_marker = 1\n",  # 200k lines, under 1 MB
+        },
+    )
+    (root / "loop").symlink_to(root, target_is_directory=True)
+    index = Index(root)
+    report = index.index(embed="none")
+    status = index.status()
+    assert status["skipped"]["binary"] == 1
+    assert status["skipped"]["minified"] == 1
+    assert status["skipped"]["too_large"] >= 1
+    assert status["skipped"]["symlink"] == 1
+    assert report.update.scanned >= 3
+    assert index.search("fine", mode="lexical").results[0].path == "good.py"
+    assert index.search("final_marker", mode="lexical").results[0].path == "long.py"
+    assert any(r.path == "latin.py" for r in index.search("caf", mode="lexical").results)

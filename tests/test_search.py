@@ -1,0 +1,101 @@
+"""Ranking invariants and search behaviour on a fixture repository with real vectors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sleuth import Index, QueryError
+from sleuth.embedding.runner import publish_vectors
+from sleuth.store.meta import MetaStore
+
+
+def test_exact_identifier_puts_its_definition_first(embedded_repo: Path) -> None:
+    for mode in ("hybrid", "lexical"):
+        top = Index(embedded_repo).search("parse_config", mode=mode).results[0]
+        assert top.path == "src/config/parser.py", mode
+        assert "parse_config" in (top.symbol, top.parent) or "def parse_config" in top.preview
+
+
+def test_plain_words_find_the_function(embedded_repo: Path) -> None:
+    response = Index(embedded_repo).search("where are failed uploads retried")
+    assert response.mode == "hybrid"
+    assert response.results[0].path == "src/uploads/retry.py"
+    assert response.results[0].symbol == "retry_failed_upload"
+
+
+def test_semantic_mode_works_without_shared_words(embedded_repo: Path) -> None:
+    results = Index(embedded_repo).search("open a network listener", mode="semantic").results
+    assert results[0].path == "web/server.js"
+
+
+def test_query_about_tests_returns_tests(embedded_repo: Path) -> None:
+    results = Index(embedded_repo).search("tests for retrying uploads").results
+    assert results[0].path == "tests/test_retry.py"
+    plain = Index(embedded_repo).search("retrying uploads").results
+    assert plain[0].path == "src/uploads/retry.py"  # source before tests otherwise
+
+
+def test_results_of_one_file_do_not_overlap(embedded_repo: Path) -> None:
+    results = Index(embedded_repo).search("config parse json settings", k=20).results
+    by_file: dict[str, list[tuple[int, int]]] = {}
+    for r in results:
+        for start, end in by_file.get(r.path, []):
+            assert r.end_line < start or r.start_line > end
+        by_file.setdefault(r.path, []).append((r.start_line, r.end_line))
+
+
+def test_result_fields(embedded_repo: Path) -> None:
+    result = Index(embedded_repo).search("retry_failed_upload").results[0]
+    assert result.language == "python" and result.kind == "function"
+    assert result.start_line >= 1 and result.end_line >= result.start_line
+    assert "retry_failed_upload" in result.preview
+    assert result.score > 0
+
+
+@pytest.mark.parametrize(
+    ("filters", "expected"),
+    [
+        ({"language": "javascript"}, {"web/server.js"}),
+        ({"category": "docs"}, {"docs/guide.md"}),
+        ({"category": "tests"}, {"tests/test_retry.py"}),
+        ({"path": "src/config/**"}, {"src/config/parser.py"}),
+        ({"kind": "class"}, {"src/config/parser.py"}),
+    ],
+)
+def test_filters(embedded_repo: Path, filters: dict, expected: set) -> None:
+    results = (
+        Index(embedded_repo).search("configuration server upload retry", k=20, **filters).results
+    )
+    assert {r.path for r in results} == expected
+
+
+def test_everything_filtered_out_says_why(embedded_repo: Path) -> None:
+    response = Index(embedded_repo).search("retry", language="haskell")
+    assert response.results == []
+    assert "filters" in response.reason
+
+
+@pytest.mark.parametrize("query", ["", "   ", "!!! ???", "\x00"])
+def test_garbage_queries_raise_query_error(embedded_repo: Path, query: str) -> None:
+    with pytest.raises(QueryError):
+        Index(embedded_repo).search(query)
+
+
+def test_partly_embedded_index_mixes_vectors_and_lexical(sample_repo: Path) -> None:
+    index = Index(sample_repo)
+    index.index(embed="deep")
+    meta = MetaStore(index.layout.meta)
+    # drop the vectors of the retry module: lexical must still find it
+    meta.db.execute(
+        "DELETE FROM embeddings WHERE hash IN (SELECT c.hash FROM chunks c"
+        " JOIN files f ON f.id=c.file_id WHERE f.path='src/uploads/retry.py')"
+    )
+    publish_vectors(meta, index.layout)
+    meta.close()
+    response = Index(sample_repo).search("retry failed upload backoff")
+    assert response.mode == "hybrid"
+    assert 0 < response.embedded_fraction < 1
+    assert any("semantic tier" in n for n in response.notices)
+    assert response.results[0].path == "src/uploads/retry.py"
