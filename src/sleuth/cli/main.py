@@ -14,6 +14,8 @@ from rich.console import Console
 
 from .. import config
 from ..api import Index, check_query
+from ..benchmark import DEFAULT_CACHE
+from ..benchmark import run as run_benchmark
 from ..errors import IndexBusy, SleuthError
 from .output import print_results
 from .progress import ProgressBars
@@ -211,6 +213,37 @@ def clean(path: PathArg = Path(".")) -> None:
         out.print(f"removed {index.layout.directory}")
     else:
         out.print(f"no index at {index.layout.directory}")
+
+
+@app.command()
+def bench(
+    bench_dir: Annotated[Path, typer.Option(help="The shared benchmark folder.")] = Path(
+        "../shared/bench"
+    ),
+    cache: Annotated[Path, typer.Option(help="Exports made by the benchmark's prepare.py.")] = (
+        DEFAULT_CACHE
+    ),
+    split: Annotated[str, typer.Option(help="File of repository names.")] = "dev.txt",
+    repos: Annotated[str | None, typer.Option(help="Comma-separated subset.")] = None,
+    mode: Annotated[Mode, typer.Option(help="Ranking mode to measure.")] = Mode.hybrid,
+    out: Annotated[Path, typer.Option(help="Results JSONL.")] = Path("bench/results/dev.jsonl"),
+) -> None:
+    """Run the shared code search benchmark in-process and score it (NDCG@10, ...)."""
+    if not (bench_dir / "score.py").exists():
+        _fail(f"no benchmark at {bench_dir} (expected score.py there); see bench/README.md")
+    run_benchmark(
+        bench_dir,
+        out,
+        cache,
+        split,
+        repos.split(",") if repos else None,
+        mode.value,
+        say=out_console_print,
+    )
+
+
+def out_console_print(line: str) -> None:
+    out.print(line, markup=False)
 
 
 def run() -> None:

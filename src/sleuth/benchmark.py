@@ -1,0 +1,145 @@
+"""`sleuth bench`: run the shared code search benchmark in-process and score it.
+
+Each repository is read from the export that the benchmark's ``prepare.py`` made at its
+pinned revision, indexed (incrementally: a second run reuses the index), and every
+query goes through ``Index.search``. Results are written as JSONL and scored with the
+benchmark's own ``score.py`` (NDCG@10, Recall@10, MRR, by repo, language, category).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .api import Index
+from .errors import SleuthError
+
+DEFAULT_CACHE = Path.home() / ".cache" / "sleuth-bench" / "repos"
+
+
+@dataclass
+class RepoRun:
+    name: str
+    index_seconds: float
+    chunks: int
+    latencies_ms: list[float] = field(default_factory=list)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
+
+
+def load_tasks(bench_dir: Path, split: str | None, repos: list[str] | None) -> dict[str, list]:
+    """repo name -> list of its queries, in annotation order."""
+    names = None
+    if split:
+        split_path = Path(split) if Path(split).exists() else bench_dir / split
+        names = [n.strip() for n in split_path.read_text().split() if n.strip()]
+    if repos:
+        names = [n for n in (names or repos) if n in repos]
+    tasks: dict[str, list] = {}
+    for file in sorted((bench_dir / "annotations").glob("*.json")):
+        if names is not None and file.stem not in names:
+            continue
+        tasks[file.stem] = [item["query"] for item in json.loads(file.read_text())]
+    return tasks
+
+
+def run(
+    bench_dir: Path,
+    out: Path,
+    cache: Path = DEFAULT_CACHE,
+    split: str | None = "dev.txt",
+    repos: list[str] | None = None,
+    mode: str = "hybrid",
+    embed: str = "deep",
+    say: Callable[[str], None] = print,
+) -> dict:
+    """Index and query every available repository; return the scorer's summary."""
+    specs = {s["name"]: s for s in json.loads((bench_dir / "repos.json").read_text())}
+    tasks = load_tasks(bench_dir, split, repos)
+    if not tasks:
+        raise SleuthError("no benchmark repositories selected (check --split / --repos)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    runs: list[RepoRun] = []
+    missing: list[str] = []
+    with out.open("w") as sink:
+        for name, queries in tasks.items():
+            spec = specs[name]
+            checkout = cache / name
+            sub = spec.get("benchmark_root") or ""
+            root = checkout / sub if sub else checkout
+            if not root.is_dir():
+                missing.append(name)
+                continue
+            index = Index(root)
+            start = time.perf_counter()
+            index.index(embed="none" if mode == "lexical" else embed)
+            repo_run = RepoRun(name, time.perf_counter() - start, index.status()["chunks"])
+            for i, query in enumerate(queries):
+                begin = time.perf_counter()
+                response = index.search(query, k=10, mode=mode)
+                repo_run.latencies_ms.append(1000 * (time.perf_counter() - begin))
+                results = [
+                    {
+                        "path": f"{sub}/{r.path}" if sub else r.path,
+                        "start_line": r.start_line,
+                        "end_line": r.end_line,
+                    }
+                    for r in response.results
+                ]
+                sink.write(
+                    json.dumps(
+                        {"qid": f"{name}:{i}", "repo": name, "query": query, "results": results}
+                    )
+                    + "\n"
+                )
+            index.close()
+            runs.append(repo_run)
+            say(
+                f"{name:<18} {repo_run.chunks:>6} chunks  index {repo_run.index_seconds:7.1f} s"
+                f"  query p50 {statistics.median(repo_run.latencies_ms):6.1f} ms"
+            )
+    if missing:
+        say(f"missing exports (run prepare.py): {', '.join(missing)}")
+    summary_path = out.with_suffix(".summary.json")
+    present = [r.name for r in runs]
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(bench_dir / "score.py"),
+            str(out),
+            "--only-present",
+            "--quiet",
+            "--json",
+            str(summary_path),
+            *[arg for n in present for arg in ("--repo", n)],
+        ],
+        capture_output=True,
+        text=True,
+    )
+    if proc.returncode != 0:
+        raise SleuthError(f"score.py failed: {proc.stderr.strip()}")
+    say(proc.stdout.rstrip())
+    summary = json.loads(summary_path.read_text())
+    latencies = [ms for r in runs for ms in r.latencies_ms]
+    summary["timing"] = {
+        "query_p50_ms": _percentile(latencies, 0.5),
+        "query_p95_ms": _percentile(latencies, 0.95),
+        "index_seconds": {r.name: round(r.index_seconds, 2) for r in runs},
+        "chunks": {r.name: r.chunks for r in runs},
+        "mode": mode,
+    }
+    summary_path.write_text(json.dumps(summary, indent=2) + "\n")
+    say(
+        f"query p50 {summary['timing']['query_p50_ms']:.1f} ms, "
+        f"p95 {summary['timing']['query_p95_ms']:.1f} ms; summary in {summary_path}"
+    )
+    return summary
