@@ -156,7 +156,8 @@ class Index:
             assert self._lexical is not None
             update = Indexer(self.root, meta, self._lexical).update(progress, full=full)
             report = IndexReport(update, notices=list(self.notices))
-            publish_vectors(meta, self.layout)
+            if update.changed or update.removed or full or not self.layout.vectors.exists():
+                publish_vectors(meta, self.layout)
         if embed == "deep":
             report.embedded = self.embed(progress)
         report.pending = pending_count(meta)
@@ -256,14 +257,14 @@ class Index:
         assert self._lexical is not None and self._vectors is not None
         self._lexical.index.reload()
         self._vectors.load()
-        counts = meta.counts()
+        chunk_count = meta.chunk_count()
         embedded = len(self._vectors)
-        fraction = embedded / counts["chunks"] if counts["chunks"] else 0.0
+        fraction = min(1.0, embedded / chunk_count) if chunk_count else 0.0
         used = mode
         notices: list[str] = []
         if mode != "lexical" and embedded == 0:
             used = "lexical"
-            if counts["chunks"]:
+            if chunk_count:
                 notices.append("no vectors yet: lexical results only" + self._background_note())
         elif mode != "lexical" and fraction < 0.999:
             notices.append(
@@ -283,7 +284,7 @@ class Index:
         )
         response.embedded_fraction = fraction
         response.notices = notices + response.notices
-        if counts["chunks"] == 0:
+        if chunk_count == 0:
             response.reason = "the index is empty: no indexable files were found"
         return response
 

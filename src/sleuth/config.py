@@ -24,7 +24,7 @@ WINDOW_LINES = 50
 WINDOW_OVERLAP = 10
 
 #: Files per committed batch: a crash loses at most one batch of work.
-INDEX_BATCH_FILES = 256
+INDEX_BATCH_FILES = int(os.environ.get("SLEUTH_BATCH_FILES", 256))
 #: Transformer inputs are cut at this many tokens (path, parent, signature come first).
 EMBED_MAX_TOKENS = 128
 #: Chunks per model call; small batches of similar length run fastest on 2 cores.

@@ -20,11 +20,12 @@ from .languages import language_for
 from .store.lexical import LexicalStore
 from .store.meta import ChunkRow, MetaStore
 
-#: progress(phase, done, total): phases are "scan", "index", "embed".
-Progress = Callable[[str, int, int], None]
+#: progress(phase, done, total, note): phases are "scan", "index", "embed"; the note
+#: says what else grew (e.g. "1,204 chunks").
+Progress = Callable[..., None]
 
 
-def _quiet(phase: str, done: int, total: int) -> None:
+def _quiet(phase: str, done: int, total: int, note: str = "") -> None:
     return None
 
 
@@ -117,7 +118,7 @@ class Indexer:
             changed, written = self._index_batch(batch, known, full)
             report.changed += changed
             report.chunks_written += written
-            progress("index", begin + len(batch), len(todo))
+            progress("index", begin + len(batch), len(todo), f"{report.chunks_written:,} chunks")
         with self.meta.transaction():
             self.meta.replace_skipped(skipped)
         for _, reason in skipped:

@@ -44,13 +44,15 @@ class ProgressBars:
     def __exit__(self, *exc: object) -> None:
         self.bars.__exit__(*exc)
 
-    def __call__(self, phase: str, done: int, total: int) -> None:
+    def __call__(self, phase: str, done: int, total: int, note: str = "") -> None:
         if not self.enabled:
             return
         task = self.tasks.get(phase)
         if task is None:
-            task = self.bars.add_task(LABELS.get(phase, phase), total=total or None, rate="")
+            task = self.bars.add_task(
+                LABELS.get(phase, phase), total=total or None, rate="", note=""
+            )
             self.tasks[phase] = task
         elapsed = self.bars.tasks[task].elapsed or 0.0
         rate = f"{done / elapsed:,.0f}/s" if elapsed > 0.5 and done else ""
-        self.bars.update(task, completed=done, total=total or None, rate=rate)
+        self.bars.update(task, completed=done, total=total or None, rate=rate, note=note)

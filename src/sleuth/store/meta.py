@@ -264,6 +264,9 @@ class MetaStore:
             ).fetchone()[0],
         }
 
+    def chunk_count(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+
     def skip_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}
         for reason, n in self.db.execute(
