@@ -71,6 +71,7 @@ class Index:
         self._vectors = None
         self._embedder: Embedder | None = None
         self._write_lock = FileLock(self.layout.write_lock)
+        self._rechunk = False
 
     # -- opening ------------------------------------------------------------------------
     def exists(self) -> bool:
@@ -100,6 +101,11 @@ class Index:
                 meta.clear_embeddings()
             self.layout.vectors.unlink(missing_ok=True)
         meta.set("embed_model", self.model_id)
+        chunker = meta.get("chunker_version")
+        if chunker is not None and chunker != str(config.CHUNKER_VERSION):
+            self.notices.append("chunking changed since this index was built: re-chunking")
+            self._rechunk = True
+        meta.set("chunker_version", config.CHUNKER_VERSION)
         lexical, reset = LexicalStore.open_or_reset(self.layout.lexical)
         if reset:
             meta.set("lexical_dirty", 1)
@@ -154,7 +160,9 @@ class Index:
                 self._wipe_for_full()
             meta = self._open()
             assert self._lexical is not None
+            full = full or self._rechunk
             update = Indexer(self.root, meta, self._lexical).update(progress, full=full)
+            self._rechunk = False
             report = IndexReport(update, notices=list(self.notices))
             if update.changed or update.removed or full or not self.layout.vectors.exists():
                 publish_vectors(meta, self.layout)
@@ -255,6 +263,7 @@ class Index:
             return response
         meta = self._open()
         assert self._lexical is not None and self._vectors is not None
+        self._repair_after_crash(meta)
         self._lexical.index.reload()
         self._vectors.load()
         chunk_count = meta.chunk_count()
@@ -287,6 +296,18 @@ class Index:
         if chunk_count == 0:
             response.reason = "the index is empty: no indexable files were found"
         return response
+
+    def _repair_after_crash(self, meta: MetaStore) -> None:
+        """A writer that died between commits leaves tantivy behind SQLite: catch it up."""
+        if meta.get("lexical_dirty") != "1" or not self._write_lock.acquire(timeout=0):
+            return  # clean, or a live writer is still at work
+        try:
+            if meta.get("lexical_dirty") == "1":
+                assert self._lexical is not None
+                Indexer(self.root, meta, self._lexical).rebuild_lexical()
+                self.notices.append("an interrupted run left the lexical index behind: repaired")
+        finally:
+            self._write_lock.release()
 
     def _background_note(self) -> str:
         return " (embedding in the background)" if self.background_embedder_pid() else ""

@@ -8,6 +8,8 @@ import os
 INDEX_DIRNAME = ".sleuth"
 #: Bump when the on-disk layout changes: an older index is rebuilt with a message.
 SCHEMA_VERSION = 1
+#: Bump when chunking or lexical terms change: files are re-chunked (vectors are kept).
+CHUNKER_VERSION = 2
 
 #: Files larger than this are skipped (reason ``too_large``).
 MAX_FILE_BYTES = int(os.environ.get("SLEUTH_MAX_FILE_BYTES", 1_000_000))
@@ -25,6 +27,12 @@ WINDOW_OVERLAP = 10
 
 #: Files per committed batch: a crash loses at most one batch of work.
 INDEX_BATCH_FILES = int(os.environ.get("SLEUTH_BATCH_FILES", 256))
+#: tantivy commits at most this often during a run (SQLite commits every batch).
+LEXICAL_COMMIT_SECONDS = 5.0
+#: Worker processes that read and chunk files on big jobs (the main process writes).
+INDEX_WORKERS = int(os.environ.get("SLEUTH_INDEX_WORKERS", min(4, os.cpu_count() or 1)))
+#: Below this many files to (re)index, preparation stays in the main process.
+PARALLEL_MIN_FILES = 400
 #: Transformer inputs are cut at this many tokens (path, parent, signature come first).
 EMBED_MAX_TOKENS = 128
 #: Chunks per model call; small batches of similar length run fastest on 2 cores.

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -96,17 +97,20 @@ def split_identifier(token: str) -> list[str]:
     return [p for p in parts if p]
 
 
+@lru_cache(maxsize=262_144)
+def _expand(token: str) -> tuple[str, ...]:
+    """The token lowercased, then its parts when it has several (cached: code repeats)."""
+    whole = token.lower().strip("_")
+    parts = split_identifier(token)
+    head = (whole,) if whole else ()
+    return (*head, *parts) if len(parts) > 1 else head
+
+
 def code_terms(text: str) -> list[str]:
     """Every identifier of ``text`` lowercased, followed by its parts when it has several."""
     terms: list[str] = []
-    for match in _IDENTIFIER.finditer(text):
-        token = match.group()
-        parts = split_identifier(token)
-        whole = token.lower().strip("_")
-        if whole:
-            terms.append(whole)
-        if len(parts) > 1:
-            terms.extend(parts)
+    for token in _IDENTIFIER.findall(text):
+        terms.extend(_expand(token))
     return terms
 
 

@@ -337,7 +337,10 @@ class _Chunker:
                         signature_of(_text(inner)),
                     )
                 )
-                stack.append((inner, definition.children, name or parent_name, kind))
+                if kind not in ("function", "method", "macro"):
+                    # Members are looked for in containers only: the body of a function
+                    # stays with it (split at statements when long), which halves the walk.
+                    stack.append((inner, definition.children, name or parent_name, kind))
         self._sort(top)
         return top
 

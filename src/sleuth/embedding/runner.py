@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from ..indexer import embed_text
+from ..prepare import embed_text
 from ..store.layout import Layout
 from ..store.meta import MetaStore
 from ..store.vectors import VectorStore

@@ -7,12 +7,11 @@ when it is missing, damaged or behind SQLite it is rebuilt from there.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterable
 from pathlib import Path
 
 import tantivy
 
-from ..tokens import code_terms, split_identifier
+from ..prepare import LexicalFields
 
 #: Field weights: a symbol-name hit says more than a body hit; a path word a bit more.
 FIELD_BOOSTS = {"body": 1.0, "symbol": 3.0, "path": 1.5}
@@ -25,20 +24,6 @@ def _schema() -> tantivy.Schema:
     for name in FIELD_BOOSTS:
         builder.add_text_field(name, stored=False, tokenizer_name="en_stem")
     return builder.build()
-
-
-def path_terms(path: str) -> str:
-    """Directory and file-name words of a path, identifiers split."""
-    return " ".join(code_terms(path.replace("/", " ").replace(".", " ")))
-
-
-def symbol_terms(names: Iterable[str]) -> str:
-    out: list[str] = []
-    for name in names:
-        out.extend(code_terms(name))
-        for part in name.replace("::", ".").split("."):
-            out.extend(split_identifier(part))
-    return " ".join(out)
 
 
 class LexicalStore:
@@ -64,14 +49,14 @@ class LexicalStore:
             self._writer = self.index.writer(heap_size=64_000_000, num_threads=1)
         return self._writer
 
-    def add(self, chunk_id: int, file_id: int, path: str, body: str, symbols: list[str]) -> None:
+    def add(self, chunk_id: int, file_id: int, fields: LexicalFields) -> None:
         self.writer.add_document(
             tantivy.Document(
                 chunk_id=chunk_id,
                 file_id=file_id,
-                body=" ".join(code_terms(body)),
-                symbol=symbol_terms(symbols),
-                path=path_terms(path),
+                body=fields.body,
+                symbol=fields.symbol,
+                path=fields.path,
             )
         )
 

@@ -1,0 +1,130 @@
+"""Turn files into ready-to-store records: read, check, chunk, hash, lexical terms.
+
+Pure and picklable, with light imports, so the indexer can run it in worker processes
+on every core while the main process writes the previous batch to the stores.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from . import config
+from .chunking import Chunk, Definition, chunk_text
+from .discover import content_skip_reason
+from .languages import language_for
+from .tokens import code_terms, split_identifier
+
+
+@dataclass(slots=True)
+class LexicalFields:
+    body: str
+    symbol: str
+    path: str
+
+
+@dataclass(slots=True)
+class PreparedFile:
+    path: str
+    size: int
+    mtime_ns: int
+    hash: str | None
+    language: str | None
+    skip_reason: str | None
+    #: False when the content hash equals the stored one: only size/mtime need updating.
+    changed: bool = True
+    chunks: list[Chunk] = field(default_factory=list)
+    chunk_hashes: list[str] = field(default_factory=list)
+    lexical: list[LexicalFields] = field(default_factory=list)
+    definitions: list[Definition] = field(default_factory=list)
+
+
+def content_hash(data: bytes | str) -> str:
+    if isinstance(data, str):
+        data = data.encode("utf-8", errors="surrogatepass")
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def embed_text(path: str, chunk) -> str:
+    """What the model sees: path, parent, signature, then the body (cut at 128 tokens)."""
+    header = [path]
+    if chunk.parent:
+        header.append(f"in {chunk.parent}")
+    body = chunk.text.strip("\n")
+    first = body.lstrip().split("\n", 1)[0].strip()
+    if chunk.signature and chunk.signature != first:
+        header.append(chunk.signature)
+    return "\n".join([*header, body])
+
+
+def decode(data: bytes) -> str | None:
+    """UTF-8 text with bad bytes replaced; None when it is mostly not text."""
+    text = data.decode("utf-8", errors="replace")
+    if text.count("\ufffd") > max(8, len(text) // 100):
+        return None
+    return text.replace("\r\n", "\n")
+
+
+def path_terms(path: str) -> str:
+    """Directory and file-name words of a path, identifiers split."""
+    return " ".join(code_terms(path.replace("/", " ").replace(".", " ")))
+
+
+def symbol_terms(names: Iterable[str]) -> str:
+    out: list[str] = []
+    for name in names:
+        out.extend(code_terms(name))
+        for part in name.replace("::", ".").split("."):
+            out.extend(split_identifier(part))
+    return " ".join(out)
+
+
+def lexical_fields(
+    path: str, text: str, symbols: Iterable[str], path_words: str | None = None
+) -> LexicalFields:
+    return LexicalFields(
+        " ".join(code_terms(text)),
+        symbol_terms(symbols),
+        path_words if path_words is not None else path_terms(path),
+    )
+
+
+def prepare_file(
+    root: str, path: str, size: int, mtime_ns: int, known_hash: str | None = None
+) -> PreparedFile:
+    """Everything the stores need for one file; unreadable or unfit files get a reason."""
+    record = PreparedFile(path, size, mtime_ns, None, None, None)
+    try:
+        with open(os.path.join(root, path), "rb") as handle:
+            data = handle.read(config.MAX_FILE_BYTES + 1)
+    except OSError:
+        record.skip_reason = "unreadable"
+        return record
+    if len(data) > config.MAX_FILE_BYTES:
+        record.skip_reason = "too_large"
+        return record
+    record.hash = content_hash(data)
+    record.skip_reason = content_skip_reason(data)
+    if record.skip_reason:
+        return record
+    if known_hash is not None and known_hash == record.hash:
+        record.changed = False
+        record.language = language_for(path)
+        return record
+    text = decode(data)
+    if text is None:
+        record.skip_reason = "binary"
+        return record
+    record.language = language_for(path)
+    record.chunks, record.definitions = chunk_text(record.language, text)
+    record.chunk_hashes = [content_hash(embed_text(path, c)) for c in record.chunks]
+    words = path_terms(path)
+    record.lexical = [lexical_fields(path, c.text, c.symbols, words) for c in record.chunks]
+    return record
+
+
+def prepare_batch(root: str, items: list[tuple[str, int, int, str | None]]) -> list[PreparedFile]:
+    """prepare_file over (path, size, mtime_ns, known hash) tuples: one worker task."""
+    return [prepare_file(root, *item) for item in items]
