@@ -158,3 +158,17 @@ def test_bad_files_are_skipped_with_reasons_and_index_stays_intact(tmp_path: Pat
     assert index.search("fine", mode="lexical").results[0].path == "good.py"
     assert index.search("final_marker", mode="lexical").results[0].path == "long.py"
     assert any(r.path == "latin.py" for r in index.search("caf", mode="lexical").results)
+
+
+def test_chunker_change_rechunks_but_keeps_vectors(sample_repo: Path) -> None:
+    index = Index(sample_repo)
+    index.index(embed="deep")
+    index.close()
+    meta = MetaStore(index.layout.meta)
+    meta.set("chunker_version", "0")
+    meta.close()
+    reopened = Index(sample_repo)
+    report = reopened.index(embed="deep")
+    assert any("re-chunking" in n for n in report.notices)
+    assert report.update.changed == 6
+    assert report.embedded == 0  # same chunk texts: every vector comes from the cache

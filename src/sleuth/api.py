@@ -102,7 +102,7 @@ class Index:
             self.layout.vectors.unlink(missing_ok=True)
         meta.set("embed_model", self.model_id)
         chunker = meta.get("chunker_version")
-        if chunker is not None and chunker != str(config.CHUNKER_VERSION):
+        if chunker != str(config.CHUNKER_VERSION) and meta.chunk_count():
             self.notices.append("chunking changed since this index was built: re-chunking")
             self._rechunk = True
         meta.set("chunker_version", config.CHUNKER_VERSION)
