@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from functools import cache
 
 import tree_sitter
 
 from .. import config
+from ..languages import parser_for
 from .base import Chunk, Definition, signature_of
 
 _C_LIKE = {
@@ -185,20 +187,6 @@ _ELIXIR_DEFS = {
 _JS_FUNCTION_VALUES = frozenset(
     {"arrow_function", "function_expression", "function", "generator_function"}
 )
-_SKIP_DESCENT = frozenset(
-    {
-        "string",
-        "comment",
-        "string_literal",
-        "template_string",
-        "raw_string_literal",
-        "line_comment",
-        "block_comment",
-        "heredoc_body",
-        "string_content",
-        "signature",
-    }
-)  # haskell type signatures hold type-level `function`
 
 
 @dataclass
@@ -307,40 +295,50 @@ class _Chunker:
         return kind, name[:120], node
 
     def find(self, root: tree_sitter.Node) -> list[_Def]:
+        """Definitions as a tree, found by a tree-sitter query (the walk runs in C).
+
+        Candidates nest by byte range; members are kept only inside containers (the
+        body of a function stays with it and is split at statements when long).
+        """
+        candidates = _candidates(self.language, root)
         top: list[_Def] = []
-        stack: list[tuple[tree_sitter.Node, list[_Def], str, str]] = [(root, top, "", "")]
-        while stack:
-            node, owner, parent_name, parent_kind = stack.pop()
-            for child in node.named_children:
-                if child.type in _SKIP_DESCENT:
-                    continue
-                found = self.definition(child)
-                if found is None:
-                    if child.child_count:
-                        stack.append((child, owner, parent_name, parent_kind))
-                    continue
-                kind, name, inner = found
-                if kind == "function" and parent_kind in _CLASS_KINDS:
-                    kind = "method"
-                start = self._leading_comment_start(child)
-                definition = _Def(kind, name, start, _end_row(child), inner)
-                owner.append(definition)
-                body = inner.child_by_field_name("body") or inner
-                self.cuts.update(c.start_point.row for c in body.named_children)
-                self.definitions.append(
-                    Definition(
-                        name,
-                        kind,
-                        parent_name,
-                        child.start_point.row + 1,
-                        _end_row(child) + 1,
-                        signature_of(_text(inner)),
-                    )
+        # open definitions enclosing the current position: (end byte, def, name, kind)
+        stack: list[tuple[int, _Def, str, str]] = []
+        consumed: set[tuple[int, int, str]] = set()
+        for node in candidates:
+            while stack and node.start_byte >= stack[-1][0]:
+                stack.pop()
+            key = (node.start_byte, node.end_byte, node.type)
+            if key in consumed:
+                continue  # the inner definition of a wrapper already taken
+            parent_name, parent_kind = (stack[-1][2], stack[-1][3]) if stack else ("", "")
+            if parent_kind in _FUNCTION_KINDS:
+                continue
+            if self.language == "haskell" and _inside(node, "signature"):
+                continue
+            found = self.definition(node)
+            if found is None:
+                continue
+            kind, name, inner = found
+            if inner is not node:
+                consumed.add((inner.start_byte, inner.end_byte, inner.type))
+            if kind == "function" and parent_kind in _CLASS_KINDS:
+                kind = "method"
+            definition = _Def(kind, name, self._leading_comment_start(node), _end_row(node), inner)
+            (stack[-1][1].children if stack else top).append(definition)
+            body = inner.child_by_field_name("body") or inner
+            self.cuts.update(c.start_point.row for c in body.named_children)
+            self.definitions.append(
+                Definition(
+                    name,
+                    kind,
+                    parent_name,
+                    node.start_point.row + 1,
+                    _end_row(node) + 1,
+                    signature_of(_text(inner)),
                 )
-                if kind not in ("function", "method", "macro"):
-                    # Members are looked for in containers only: the body of a function
-                    # stays with it (split at statements when long), which halves the walk.
-                    stack.append((inner, definition.children, name or parent_name, kind))
+            )
+            stack.append((node.end_byte, definition, name or parent_name, kind))
         self._sort(top)
         return top
 
@@ -457,6 +455,54 @@ class _Chunker:
                 )
             )
         return chunks
+
+
+_FUNCTION_KINDS = frozenset({"function", "method", "macro"})
+_EXTRA_CANDIDATES = {
+    "javascript": ("lexical_declaration", "variable_declaration"),
+    "typescript": ("lexical_declaration", "variable_declaration"),
+    "tsx": ("lexical_declaration", "variable_declaration"),
+    "elixir": ("call",),
+}
+
+
+@cache
+def _query(language: str) -> tree_sitter.Query | None:
+    """One query capturing every node type that can be (or wrap) a definition."""
+    parser = parser_for(language)
+    if parser is None or parser.language is None:
+        return None
+    grammar = parser.language
+    types = [*DEFINITIONS.get(language, {}), *WRAPPERS, *_EXTRA_CANDIDATES.get(language, ())]
+    valid = []
+    for node_type in dict.fromkeys(types):
+        try:  # a type the grammar lacks would make the whole query invalid
+            tree_sitter.Query(grammar, f"({node_type}) @d")
+        except (tree_sitter.QueryError, ValueError, NameError):
+            continue
+        valid.append(node_type)
+    if not valid:
+        return None
+    return tree_sitter.Query(grammar, "[" + " ".join(f"({t})" for t in valid) + "] @d")
+
+
+def _candidates(language: str, root: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """Candidate nodes in document order, outer before inner at the same start."""
+    query = _query(language)
+    if query is None:
+        return []
+    found = tree_sitter.QueryCursor(query).captures(root).get("d", [])
+    unique = {(n.start_byte, n.end_byte, n.type): n for n in found}
+    return [unique[k] for k in sorted(unique, key=lambda k: (k[0], -k[1]))]
+
+
+def _inside(node: tree_sitter.Node, ancestor_type: str) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type == ancestor_type:
+            return True
+        parent = parent.parent
+    return False
 
 
 def _trivial(lines: list[str]) -> bool:
