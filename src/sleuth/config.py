@@ -26,7 +26,7 @@ WINDOW_LINES = 50
 WINDOW_OVERLAP = 10
 
 #: Files per committed batch: a crash loses at most one batch of work.
-INDEX_BATCH_FILES = int(os.environ.get("SLEUTH_BATCH_FILES", 256))
+INDEX_BATCH_FILES = int(os.environ.get("SLEUTH_BATCH_FILES", 128))
 #: tantivy commits at most this often during a run (SQLite commits every batch).
 LEXICAL_COMMIT_SECONDS = 5.0
 #: Worker processes that read and chunk files on big jobs (the main process writes).

@@ -150,25 +150,31 @@ class MetaStore:
         """Drop the file's old chunks and definitions; insert the new ones; return chunk ids."""
         self.db.execute("DELETE FROM chunks WHERE file_id=?", (file_id,))
         self.db.execute("DELETE FROM definitions WHERE file_id=?", (file_id,))
-        ids = []
-        for chunk, chunk_hash in zip(chunks, hashes, strict=True):
-            row = self.db.execute(
-                "INSERT INTO chunks(file_id, start_line, end_line, kind, symbol, parent,"
-                " signature, symbols, text, hash) VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id",
+        # Ids are assigned here (one writer holds the lock) so one executemany inserts
+        # them all; they continue the AUTOINCREMENT sequence, so ids are never reused.
+        row = self.db.execute("SELECT seq FROM sqlite_sequence WHERE name='chunks'").fetchone()
+        first = (row[0] if row else 0) + 1
+        ids = list(range(first, first + len(chunks)))
+        self.db.executemany(
+            "INSERT INTO chunks(id, file_id, start_line, end_line, kind, symbol, parent,"
+            " signature, symbols, text, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            [
                 (
+                    chunk_id,
                     file_id,
-                    chunk.start_line,
-                    chunk.end_line,
-                    chunk.kind,
-                    chunk.symbol,
-                    chunk.parent,
-                    chunk.signature,
-                    " ".join(chunk.symbols),
-                    chunk.text,
-                    chunk_hash,
-                ),
-            ).fetchone()
-            ids.append(int(row[0]))
+                    c.start_line,
+                    c.end_line,
+                    c.kind,
+                    c.symbol,
+                    c.parent,
+                    c.signature,
+                    " ".join(c.symbols),
+                    c.text,
+                    h,
+                )
+                for chunk_id, c, h in zip(ids, chunks, hashes, strict=True)
+            ],
+        )
         self.db.executemany(
             "INSERT INTO definitions(file_id, name, kind, parent, start_line, end_line,"
             " signature) VALUES (?,?,?,?,?,?,?)",
