@@ -237,10 +237,9 @@ def _end_row(node: tree_sitter.Node) -> int:
 
 
 class _Chunker:
-    def __init__(self, language: str, source: bytes, lines: list[str]) -> None:
+    def __init__(self, language: str, lines: list[str]) -> None:
         self.language = language
         self.table = DEFINITIONS.get(language, {})
-        self.source = source
         self.lines = lines
         self.cuts: set[int] = set()
         self._cut_rows: list[int] = []
@@ -515,10 +514,9 @@ def treesitter_chunks(
     parser: tree_sitter.Parser, language: str, text: str
 ) -> tuple[list[Chunk], list[Definition]]:
     """Chunks and the full list of definitions of one file."""
-    source = text.encode("utf-8")
-    tree = parser.parse(source)
+    tree = parser.parse(text.encode("utf-8"))
     lines = text.split("\n")
-    chunker = _Chunker(language, source, lines)
+    chunker = _Chunker(language, lines)
     chunks = chunker.chunks(tree.root_node)
     definitions = [d for d in chunker.definitions if d.name]
     for chunk in chunks:  # a chunk answers for every definition that starts inside it

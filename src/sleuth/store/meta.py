@@ -218,14 +218,6 @@ class MetaStore:
             )
         )
 
-    def chunk_ids_of_files(self, file_ids: Iterable[int]) -> list[int]:
-        out: list[int] = []
-        for file_id in file_ids:
-            out.extend(
-                r[0] for r in self.db.execute("SELECT id FROM chunks WHERE file_id=?", (file_id,))
-            )
-        return out
-
     def unembedded(self, limit: int) -> list[ChunkRow]:
         """Chunks whose content hash has no vector yet, one per distinct hash."""
         rows = self.db.execute(
