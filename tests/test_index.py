@@ -23,6 +23,14 @@ def _paths(index: Index) -> set[str]:
         meta.close()
 
 
+def _set_state(index: Index, key: str, value: str) -> None:
+    """Write one state value as an older sleuth would have left it."""
+    index.close()
+    meta = MetaStore(index.layout.meta)
+    meta.set(key, value)
+    meta.close()
+
+
 def _lexical_hits(index: Index, query: str) -> set[str]:
     return {r.path for r in index.search(query, k=20, mode="lexical").results}
 
@@ -84,10 +92,7 @@ def test_unchanged_repository_embeds_nothing(sample_repo: Path) -> None:
 def test_model_change_triggers_clean_re_embed(sample_repo: Path) -> None:
     index = Index(sample_repo)
     index.index(embed="deep")
-    index.close()
-    meta = MetaStore(index.layout.meta)
-    meta.set("embed_model", "some-older-model")
-    meta.close()
+    _set_state(index, "embed_model", "some-older-model")
 
     reopened = Index(sample_repo)
     report = reopened.index(embed="deep")
@@ -113,11 +118,8 @@ def test_schema_change_rebuilds_with_a_message(sample_repo: Path) -> None:
 def test_interrupted_lexical_write_is_repaired_from_sqlite(sample_repo: Path) -> None:
     index = Index(sample_repo)
     index.index(embed="none")
-    index.close()
     # a crash between the SQLite commit and the tantivy commit leaves the flag set
-    meta = MetaStore(index.layout.meta)
-    meta.set("lexical_dirty", 1)
-    meta.close()
+    _set_state(index, "lexical_dirty", "1")
     for child in (index.layout.lexical).iterdir():
         child.unlink()
     reopened = Index(sample_repo)
@@ -163,10 +165,7 @@ def test_bad_files_are_skipped_with_reasons_and_index_stays_intact(tmp_path: Pat
 def test_chunker_change_rechunks_but_keeps_vectors(sample_repo: Path) -> None:
     index = Index(sample_repo)
     index.index(embed="deep")
-    index.close()
-    meta = MetaStore(index.layout.meta)
-    meta.set("chunker_version", "0")
-    meta.close()
+    _set_state(index, "chunker_version", "0")
     reopened = Index(sample_repo)
     report = reopened.index(embed="deep")
     assert any("re-chunking" in n for n in report.notices)

@@ -32,6 +32,7 @@ from .store.layout import Layout
 from .store.lexical import LexicalStore
 from .store.lock import FileLock
 from .store.meta import MetaStore, schema_version_of
+from .store.vectors import VectorStore
 
 MODES = ("hybrid", "semantic", "lexical")
 EMBED_CHOICES = ("none", "background", "deep")
@@ -110,8 +111,6 @@ class Index:
         if reset:
             meta.set("lexical_dirty", 1)
             self.notices.append("lexical index was unreadable: rebuilt from the database")
-        from .store.vectors import VectorStore
-
         self._vectors = VectorStore(self.layout.vectors)
         self._meta, self._lexical = meta, lexical
         return meta

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from .base import Embedder
+from .minilm import MODEL_ID as DEFAULT_MODEL_ID  # the module loads onnxruntime lazily
 
 __all__ = ["DEFAULT_MODEL_ID", "Embedder", "load_embedder"]
-
-DEFAULT_MODEL_ID = "all-MiniLM-L6-v2-int8@128"
 
 
 def load_embedder(model_id: str = DEFAULT_MODEL_ID) -> Embedder:

@@ -22,6 +22,14 @@ class QueryPlan:
     wants_tests: bool
     wants_docs: bool
 
+    @property
+    def symbol_names(self) -> set[str]:
+        """Lowercased names the query may be asking the definition of."""
+        names = {n.lower() for n in self.identifiers}
+        if self.kind == "identifier":
+            names.update(t.lower() for t in self.text.split())
+        return names
+
 
 #: (lexical, semantic) weights by class. Weighted min-max fusion; see docs/architecture.md.
 WEIGHTS = {"identifier": (0.7, 0.3), "mixed": (0.5, 0.5), "natural": (0.3, 0.7)}

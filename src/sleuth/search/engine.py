@@ -51,7 +51,7 @@ def search(
         response.reason = "matches exist, but the filters removed them all"
         return response
     scored = fuse(plan, lexical_hits, semantic_hits, rows, mode)
-    names = list({*plan.identifiers, *(plan.text.split() if plan.kind == "identifier" else [])})
+    names = sorted(plan.symbol_names)
     apply_priors(plan, scored, meta.find_definitions(names) if names else {})
     for item in merge_and_cut(scored, k):
         row = item.row

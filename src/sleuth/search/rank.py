@@ -79,9 +79,7 @@ def fuse(
 def apply_priors(
     plan: QueryPlan, scored: list[Scored], definitions: dict[str, list[tuple[str, int, int]]]
 ) -> None:
-    names = {n.lower() for n in plan.identifiers}
-    if plan.kind == "identifier":
-        names.update(t.lower() for t in plan.text.split())
+    names = plan.symbol_names
     for item in scored:
         row = item.row
         factor = 1.0
