@@ -31,6 +31,17 @@ PRIORS = {
     "generated": 0.6,
 }
 
+#: Other ranking signals, each switched off in the ablation (False or 0 is neutral).
+SIGNALS: dict[str, bool | float] = {
+    "class_weights": True,  # fusion weights by query class; off: 0.5 / 0.5 for all
+    # Each further hit of a file already ranked higher keeps (1 - this) of its score,
+    # compounding: one big file cannot fill the top 10 while other files also match.
+    "same_file_penalty": 0.7,
+    # The best hit of a file gains this share of its file's other hits' scores: a file
+    # where many chunks match is more likely the one asked about.
+    "file_evidence": 0.05,
+}
+
 
 @dataclass
 class Scored:
@@ -69,9 +80,12 @@ def fuse(
         elif mode == "semantic":
             score = sem if sem is not None else 0.0
         else:
-            score = plan.lexical_weight * lex + plan.semantic_weight * (
-                sem if sem is not None else lex
+            lex_weight, sem_weight = (
+                (plan.lexical_weight, plan.semantic_weight)
+                if SIGNALS["class_weights"]
+                else (0.5, 0.5)
             )
+            score = lex_weight * lex + sem_weight * (sem if sem is not None else lex)
         scored.append(Scored(row, score, lex, sem))
     return scored
 
@@ -107,8 +121,31 @@ def _defines(row: ChunkRow, names: set[str], definitions: dict) -> bool:
     return False
 
 
+def diversify(scored: list[Scored]) -> None:
+    """Lower each hit by the number of better hits of its file (see SIGNALS)."""
+    keep = 1.0 - float(SIGNALS["same_file_penalty"])
+    share = float(SIGNALS["file_evidence"])
+    scored.sort(key=lambda s: -s.score)
+    best: dict[str, Scored] = {}
+    rest: dict[str, float] = {}
+    seen: dict[str, int] = {}
+    for item in scored:
+        path = item.row.path
+        before = seen.get(path, 0)
+        seen[path] = before + 1
+        if before == 0:
+            best[path] = item
+        else:
+            rest[path] = rest.get(path, 0.0) + item.score
+        item.score *= keep**before
+    if share:
+        for path, total in rest.items():
+            best[path].score += share * total
+
+
 def merge_and_cut(scored: list[Scored], k: int) -> list[Scored]:
     """Best first; a hit overlapping a better hit of the same file widens that one."""
+    diversify(scored)
     scored.sort(key=lambda s: -s.score)
     kept: list[Scored] = []
     spans: dict[str, list[Scored]] = {}
