@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from os.path import commonprefix
 
 from ..store.meta import ChunkRow
 from .classify import QueryPlan
+from ..tokens import split_identifier
 from .filters import category_of
 
 _GENERATED_PATH = re.compile(
@@ -29,6 +32,7 @@ PRIORS = {
     "asked_for": 1.3,  # tests or docs when the query asks for them
     "auxiliary": 0.85,  # examples, benchmarks
     "generated": 0.6,
+    "file_name": 1.3,  # a query word names the file (retry.py, lock.lua, Options.hs)
 }
 
 #: Other ranking signals, each switched off in the ablation (False or 0 is neutral).
@@ -104,11 +108,40 @@ def apply_priors(
             factor *= PRIORS["asked_for"] if plan.wants_tests else PRIORS["tests"]
         elif category == "docs":
             factor *= PRIORS["asked_for"] if plan.wants_docs else PRIORS["docs"]
+        if _names_file(plan.terms, row.path):
+            factor *= PRIORS["file_name"]
         if _GENERATED_PATH.search(row.path):
             factor *= PRIORS["generated"]
         elif _AUXILIARY_PATH.search(row.path) and category == "code":
             factor *= PRIORS["auxiliary"]
         item.score *= factor
+
+
+#: File names that say nothing: the folder names the module instead (axum/extract/mod.rs).
+_GENERIC_STEMS = frozenset({"mod", "index", "init", "__init__", "main", "lib", "default"})
+
+
+@lru_cache(maxsize=65_536)
+def file_words(path: str) -> frozenset[str]:
+    """Words of a file's name (or of its folder's, for mod.rs, index.ts, __init__.py)."""
+    parts = path.split("/")
+    stem = parts[-1].split(".")[0]
+    if stem.lower() in _GENERIC_STEMS and len(parts) > 1:
+        stem = parts[-2]
+    return frozenset(w for w in split_identifier(stem) if len(w) > 1)
+
+
+def _same_word(a: str, b: str) -> bool:
+    """Equal, or sharing a stem-like prefix: lock/lockfile, float/floating, check/checker."""
+    if a == b:
+        return True
+    shared = len(commonprefix((a, b)))
+    return shared >= 4 and shared >= 0.75 * min(len(a), len(b))
+
+
+def _names_file(terms: list[str], path: str) -> bool:
+    words = file_words(path)
+    return any(_same_word(term, word) for term in terms for word in words)
 
 
 def _defines(row: ChunkRow, names: set[str], definitions: dict) -> bool:
