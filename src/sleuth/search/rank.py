@@ -11,11 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from os.path import commonprefix
 
 from ..store.meta import ChunkRow
-from .classify import QueryPlan
 from ..tokens import split_identifier
+from .classify import QueryPlan
 from .filters import category_of
 
 _GENERATED_PATH = re.compile(
@@ -32,7 +31,8 @@ PRIORS = {
     "asked_for": 1.3,  # tests or docs when the query asks for them
     "auxiliary": 0.85,  # examples, benchmarks
     "generated": 0.6,
-    "file_name": 1.3,  # a query word names the file (retry.py, lock.lua, Options.hs)
+    "file_name": 1.5,  # a query word names the file (retry.py, lock.lua, Options.hs)
+    "imports": 0.6,  # a block of import / use / require lines names things, defines none
 }
 
 #: Other ranking signals, each switched off in the ablation (False or 0 is neutral).
@@ -108,6 +108,8 @@ def apply_priors(
             factor *= PRIORS["asked_for"] if plan.wants_tests else PRIORS["tests"]
         elif category == "docs":
             factor *= PRIORS["asked_for"] if plan.wants_docs else PRIORS["docs"]
+        if row.kind == "block" and mostly_imports(row.id, row.text):
+            factor *= PRIORS["imports"]
         if _names_file(plan.terms, row.path):
             factor *= PRIORS["file_name"]
         if _GENERATED_PATH.search(row.path):
@@ -135,13 +137,32 @@ def _same_word(a: str, b: str) -> bool:
     """Equal, or sharing a stem-like prefix: lock/lockfile, float/floating, check/checker."""
     if a == b:
         return True
-    shared = len(commonprefix((a, b)))
-    return shared >= 4 and shared >= 0.75 * min(len(a), len(b))
+    shorter = min(len(a), len(b))
+    shared = next((i for i in range(shorter) if a[i] != b[i]), shorter)
+    return shared >= 4 and shared >= 0.75 * shorter
 
 
 def _names_file(terms: list[str], path: str) -> bool:
     words = file_words(path)
     return any(_same_word(term, word) for term in terms for word in words)
+
+
+_IMPORT_LINE = re.compile(
+    r"\s*(import\b|from\s+\S+\s+import\b|use\s|using\s|require\b|#\s*include\b|package\s"
+    r"|(const|let|var|local)\s+[\w{},\s]+=\s*require\b|extern\s+crate\b|open\s|alias\s"
+    r"|[\w.]+\s*=\s*require\b|\}\s*from\s|\))"
+)
+_COMMENT_LINE = re.compile(r"\s*(#(?!\s*include)|//|/\*|\*|--|;)")
+
+
+@lru_cache(maxsize=65_536)
+def mostly_imports(chunk_id: int, text: str) -> bool:
+    """True for a chunk whose code lines are mostly imports (cached by chunk id)."""
+    code = [line for line in text.split("\n") if line.strip() and not _COMMENT_LINE.match(line)]
+    if not code:
+        return False
+    imports = sum(1 for line in code if _IMPORT_LINE.match(line))
+    return imports >= 0.6 * len(code)
 
 
 def _defines(row: ChunkRow, names: set[str], definitions: dict) -> bool:
