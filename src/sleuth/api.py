@@ -32,7 +32,7 @@ from .store.layout import Layout
 from .store.lexical import LexicalStore
 from .store.lock import FileLock
 from .store.meta import MetaStore, schema_version_of
-from .store.vectors import VectorStore
+from .store.vectors import VectorStore, graph_path
 
 MODES = ("hybrid", "semantic", "lexical")
 EMBED_CHOICES = ("none", "background", "deep")
@@ -101,6 +101,7 @@ class Index:
             with meta.transaction():
                 meta.clear_embeddings()
             self.layout.vectors.unlink(missing_ok=True)
+            graph_path(self.layout.vectors).unlink(missing_ok=True)
         meta.set("embed_model", self.model_id)
         chunker = meta.get("chunker_version")
         if chunker != str(config.CHUNKER_VERSION) and meta.chunk_count():
