@@ -38,8 +38,11 @@ def _variants() -> dict[str, dict]:
     for name in rank.PRIORS:
         variants[f"no_{name}"] = {"priors": {name: 1.0}}
     for name, value in rank.SIGNALS.items():
+        if isinstance(value, str):
+            continue  # a choice, not a switch: compared below
         neutral = False if isinstance(value, bool) else 0.0
         variants[f"no_{name}"] = {"signals": {name: neutral}}
+    variants["fusion_rrf"] = {"signals": {"fusion": "rrf"}}
     return variants
 
 

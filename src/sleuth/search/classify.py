@@ -32,7 +32,7 @@ class QueryPlan:
 
 
 #: (lexical, semantic) weights by class. Weighted min-max fusion; see docs/architecture.md.
-WEIGHTS = {"identifier": (0.7, 0.3), "mixed": (0.5, 0.5), "natural": (0.3, 0.7)}
+WEIGHTS = {"identifier": (0.8, 0.2), "mixed": (0.6, 0.4), "natural": (0.6, 0.4)}
 
 
 def classify(query: str) -> QueryPlan:

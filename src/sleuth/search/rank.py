@@ -36,7 +36,10 @@ PRIORS = {
 }
 
 #: Other ranking signals, each switched off in the ablation (False or 0 is neutral).
-SIGNALS: dict[str, bool | float] = {
+SIGNALS: dict[str, bool | float | str] = {
+    # "minmax": weighted min-max score fusion; "rrf": reciprocal rank fusion (measured
+    # against each other in docs/benchmarks.md)
+    "fusion": "minmax",
     "class_weights": True,  # fusion weights by query class; off: 0.5 / 0.5 for all
     # Each further hit of a file already ranked higher keeps (1 - this) of its score,
     # compounding: one big file cannot fill the top 10 while other files also match.
@@ -68,30 +71,41 @@ def fuse(
     rows: dict[int, ChunkRow],
     mode: str,
 ) -> list[Scored]:
-    top_lexical = max(lexical.values(), default=0.0) or 1.0
-    if semantic:
-        high = max(semantic.values())
-        low = min(semantic.values())
-        spread = (high - low) or 1.0
+    lex_scaled = _minmax(lexical, floor_zero=True)
+    sem_scaled = _minmax(semantic)
+    if SIGNALS["fusion"] == "rrf":
+        lex_scaled, sem_scaled = _reciprocal_ranks(lexical), _reciprocal_ranks(semantic)
+    lex_weight, sem_weight = (
+        (plan.lexical_weight, plan.semantic_weight) if SIGNALS["class_weights"] else (0.5, 0.5)
+    )
     scored = []
     for chunk_id, row in rows.items():
-        lex = lexical.get(chunk_id, 0.0) / top_lexical
-        sem = None
-        if chunk_id in semantic:
-            sem = max(0.0, (semantic[chunk_id] - low) / spread)
+        lex = lex_scaled.get(chunk_id, 0.0)
+        sem = sem_scaled.get(chunk_id)
         if mode == "lexical":
             score = lex
         elif mode == "semantic":
             score = sem if sem is not None else 0.0
         else:
-            lex_weight, sem_weight = (
-                (plan.lexical_weight, plan.semantic_weight)
-                if SIGNALS["class_weights"]
-                else (0.5, 0.5)
-            )
             score = lex_weight * lex + sem_weight * (sem if sem is not None else lex)
         scored.append(Scored(row, score, lex, sem))
     return scored
+
+
+def _minmax(scores: dict[int, float], floor_zero: bool = False) -> dict[int, float]:
+    """Scale to [0, 1]: by the best score (BM25, whose zero is meaningful) or min to max."""
+    if not scores:
+        return {}
+    high = max(scores.values())
+    low = 0.0 if floor_zero else min(scores.values())
+    spread = (high - low) or 1.0
+    return {key: max(0.0, (value - low) / spread) for key, value in scores.items()}
+
+
+def _reciprocal_ranks(scores: dict[int, float], k: int = 60) -> dict[int, float]:
+    """1 / (k + rank), scaled so that rank 1 scores 1: comparable with min-max scores."""
+    ordered = sorted(scores, key=lambda key: -scores[key])
+    return {key: (k + 1) / (k + rank) for rank, key in enumerate(ordered, 1)}
 
 
 def apply_priors(
