@@ -1,0 +1,84 @@
+"""One repository as the MCP server sees it: a first build in the background, a cheap
+freshness check before every answer, and one lock around the index.
+
+Kept free of heavy imports: ``sleuth.api`` (numpy, tantivy, usearch) loads in the
+background build thread, so the server lists its tools before any of it is needed.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import SleuthError
+from ..freshness import ChangeDetector
+
+if TYPE_CHECKING:
+    from ..api import Index
+
+
+class Workspace:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.detector = ChangeDetector(root)
+        self.lock = threading.RLock()
+        self._index: Index | None = None
+        self._build: threading.Thread | None = None
+        self._build_error: str = ""
+
+    # -- the first build ----------------------------------------------------------------
+    def start(self) -> None:
+        """Start the first index run (new and changed files) in a background thread."""
+        with self.lock:
+            if self._build is None:
+                self._build = threading.Thread(target=self._first_build, daemon=True)
+                self._build.start()
+
+    def _first_build(self) -> None:
+        from ..api import Index
+
+        builder = Index(self.root)
+        try:
+            builder.refresh(lock_timeout=600.0, detector=self.detector)
+        except SleuthError as exc:
+            self._build_error = str(exc)
+        except Exception as exc:  # a failed build must not take the server down
+            self._build_error = f"unexpected {type(exc).__name__}: {exc}"
+        finally:
+            builder.close()
+
+    @property
+    def building(self) -> bool:
+        return self._build is not None and self._build.is_alive()
+
+    # -- answering ----------------------------------------------------------------------
+    @property
+    def index(self) -> Index:
+        if self._index is None:
+            from ..api import Index
+
+            self._index = Index(self.root)
+        return self._index
+
+    def prepare(self) -> dict[str, Any]:
+        """Refresh changed files when possible; the index state every reply carries."""
+        if self.building:
+            state = {
+                "state": "building",
+                "note": "the first index run is in progress: answers cover the files done so far",
+            }
+            if self.index.exists():
+                state["generation"] = self.index.generation()
+            return state
+        freshness = "fresh"
+        try:
+            freshness = self.index.refresh(lock_timeout=0.3, detector=self.detector)
+        except SleuthError as exc:
+            return {"state": "stale", "note": f"could not refresh the index: {exc}"}
+        state = self.index.index_state(freshness)
+        if freshness == "refreshed":
+            state["note"] = ("changed files were re-indexed. " + state.get("note", "")).strip()
+        if self._build_error:
+            state["note"] = state.get("note", "") + f" first build failed: {self._build_error}"
+        return state
