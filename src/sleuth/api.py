@@ -39,7 +39,7 @@ from .store.lexical import LexicalStore
 from .store.lock import FileLock
 from .store.meta import ChunkRow, DefinitionRow, FileRow, MetaStore, schema_version_of
 from .store.vectors import VectorStore
-from .tokens import query_terms
+from .tokens import query_terms, split_identifier
 
 MODES = ("hybrid", "semantic", "lexical")
 EMBED_CHOICES = ("none", "background", "deep")
@@ -556,7 +556,8 @@ class Index:
         else:
             rows = meta.definitions_named(base, like=False, limit=5000)
             if not exact:
-                like = "%" + re.sub(r"([%_\\])", r"\\\1", base) + "%"
+                words = split_identifier(base) or [base]
+                like = "%" + "%".join(re.sub(r"([%_\\])", r"\\\1", w) for w in words) + "%"
                 rows += meta.definitions_named(like, like=True, limit=5000)
                 close = difflib.get_close_matches(base, meta.definition_names(), n=20, cutoff=0.75)
                 for near in close:
@@ -904,6 +905,7 @@ def _name_score(wanted: str, name: str, glob: bool) -> float:
         return 0.8
     low, target = name.lower(), wanted.lower()
     closeness = difflib.SequenceMatcher(None, target, low).ratio()
-    if target in low:
+    words = split_identifier(wanted)
+    if target in low or (len(words) > 1 and all(w in low for w in words)):
         return 0.6 + 0.3 * closeness
     return 0.6 * closeness

@@ -280,7 +280,7 @@ def build_server(root: Path) -> MCPServer:
         """Index state (complete, embedding, stale, building), counts and vector progress."""
 
         def work() -> str:
-            state = workspace.prepare()
+            state = workspace.prepare(wait=0)
             info = workspace.index.status()
             info.pop("skipped", None)
             info["index_dir"] = info.pop("index")
@@ -299,7 +299,7 @@ def build_server(root: Path) -> MCPServer:
 
         def work() -> str:
             if workspace.building:
-                return _compact({"index": workspace.prepare(), "started": False})
+                return _compact({"index": workspace.prepare(wait=0), "started": False})
             report = workspace.index.reindex(path_glob)
             update = report.update
             return _compact(

@@ -18,6 +18,10 @@ if TYPE_CHECKING:
     from ..api import Index
 
 
+#: Seconds a reply waits for a running first build before answering from what is done.
+FIRST_ANSWER_WAIT = 5.0
+
+
 class Workspace:
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -61,8 +65,15 @@ class Workspace:
             self._index = Index(self.root)
         return self._index
 
-    def prepare(self) -> dict[str, Any]:
-        """Refresh changed files when possible; the index state every reply carries."""
+    def prepare(self, wait: float = FIRST_ANSWER_WAIT) -> dict[str, Any]:
+        """Refresh changed files when possible; the index state every reply carries.
+
+        While the first build runs, wait up to ``wait`` seconds for it: a small
+        repository then gets a complete first answer, a large one a partial answer soon.
+        """
+        if self.building and wait > 0:
+            assert self._build is not None
+            self._build.join(wait)
         if self.building:
             state = {
                 "state": "building",
