@@ -362,7 +362,12 @@ class Index:
         with meta.transaction():
             meta.set("generation", int(meta.get("generation", "0") or 0) + 1)
 
-    def refresh(self, lock_timeout: float = 0.5, detector: ChangeDetector | None = None) -> str:
+    def refresh(
+        self,
+        lock_timeout: float = 0.5,
+        detector: ChangeDetector | None = None,
+        embed: str = "background",
+    ) -> str:
         """Re-index when a cheap stat check finds changed files (see freshness.py).
 
         Returns ``fresh`` (nothing changed), ``refreshed`` (changed files were
@@ -378,7 +383,7 @@ class Index:
             return "fresh"
         detector.mark(known)
         try:
-            report = self.index(embed="background", lock_timeout=lock_timeout)
+            report = self.index(embed=embed, lock_timeout=lock_timeout)
         except IndexBusy:
             detector.forget()
             return "stale"
@@ -386,7 +391,9 @@ class Index:
         update = report.update
         return "refreshed" if update.changed or update.removed else "fresh"
 
-    def reindex(self, path_glob: str | None = None, lock_timeout: float = 5.0) -> IndexReport:
+    def reindex(
+        self, path_glob: str | None = None, lock_timeout: float = 5.0, embed: str = "background"
+    ) -> IndexReport:
         """Index changed files now; files matching ``path_glob`` are re-read even when
         their size and mtime look unchanged (content hashes still skip real no-ops)."""
         if path_glob and self.exists():
@@ -397,7 +404,7 @@ class Index:
                 meta.db.executemany(
                     "UPDATE files SET mtime_ns=-1 WHERE id=?", [(i,) for i in forced]
                 )
-        return self.index(embed="background", lock_timeout=lock_timeout)
+        return self.index(embed=embed, lock_timeout=lock_timeout)
 
     def index_state(self, freshness: str = "fresh") -> dict:
         """What an answer can promise: ``complete``, ``embedding`` or ``stale``.

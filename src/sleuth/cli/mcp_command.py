@@ -20,14 +20,24 @@ def mcp(
     ] = False,
     host: Annotated[str, typer.Option(help="Address to bind with --http.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port with --http.")] = 8765,
+    embed: Annotated[
+        str,
+        typer.Option(
+            help="background: vectors are computed by a background process after indexing; "
+            "none: lexical only (no model, least CPU)."
+        ),
+    ] = "background",
 ) -> None:
     """Serve search, symbols, handles and expand to MCP clients (coding agents, editors).
 
     Speaks MCP on stdin/stdout; logs go to stderr only. Indexing runs in the background.
     """
+    from ..errors import SleuthError
     from ..mcp.server import serve
 
-    serve(path, http=http, host=host, port=port)
+    if embed not in ("background", "none"):
+        raise SleuthError("--embed must be background or none")
+    serve(path, http=http, host=host, port=port, embed=embed)
 
 
 def run(args: list[str]) -> None:

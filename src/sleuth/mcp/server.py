@@ -27,6 +27,8 @@ from .workspace import Workspace
 MAX_K = 100
 MIN_BUDGET = 200
 MAX_TARGETS = 50
+#: Seconds after start-up when the first build begins if no client has listed tools.
+FIRST_BUILD_DELAY = 2.0
 
 INSTRUCTIONS = """\
 sleuth searches this repository's code locally (offline).
@@ -76,7 +78,16 @@ def pack_reply(head: dict, key: str, items: list[dict], budget: int) -> str:
 
 
 class SleuthServer(MCPServer):
-    """MCPServer whose argument errors read as one line naming each bad field."""
+    """MCPServer whose argument errors read as one line naming each bad field, and which
+    starts the first index build once the tool list is out."""
+
+    workspace: Workspace | None = None
+
+    async def list_tools(self) -> Any:
+        tools = await super().list_tools()
+        if self.workspace is not None:
+            self.workspace.start()
+        return tools
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
@@ -96,12 +107,13 @@ def bad_arguments(tool: str, error: ValidationError) -> str:
     return f"invalid arguments for {tool}: " + "; ".join(problems)
 
 
-def build_server(root: Path) -> MCPServer:
-    workspace = Workspace(root)
+def build_server(root: Path, embed: str = "background") -> MCPServer:
+    """The server for one repository; ``embed="none"`` keeps it lexical (no embedder)."""
+    workspace = Workspace(root, embed)
 
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[None]:
-        workspace.start()
+        workspace.start(delay=FIRST_BUILD_DELAY)
         yield None
 
     server = SleuthServer(
@@ -111,6 +123,7 @@ def build_server(root: Path) -> MCPServer:
         lifespan=lifespan,
         log_level="WARNING",
     )
+    server.workspace = workspace
 
     def answer(work: Callable[[], T]) -> T:
         """Run ``work`` under the index lock; sleuth errors become one-line tool errors."""
@@ -300,7 +313,7 @@ def build_server(root: Path) -> MCPServer:
         def work() -> str:
             if workspace.building:
                 return _compact({"index": workspace.prepare(wait=0), "started": False})
-            report = workspace.index.reindex(path_glob)
+            report = workspace.index.reindex(path_glob, embed=workspace.embed)
             update = report.update
             return _compact(
                 {
@@ -318,11 +331,17 @@ def build_server(root: Path) -> MCPServer:
     return server
 
 
-def serve(path: Path, http: bool = False, host: str = "127.0.0.1", port: int = 8765) -> None:
+def serve(
+    path: Path,
+    http: bool = False,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    embed: str = "background",
+) -> None:
     """Run the server on stdio (default) or streamable HTTP at http://host:port/mcp."""
     from ..discover import find_root
 
-    server = build_server(find_root(path))
+    server = build_server(find_root(path), embed)
     if http:
         server.run("streamable-http", host=host, port=port)
     else:

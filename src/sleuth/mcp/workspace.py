@@ -23,8 +23,9 @@ FIRST_ANSWER_WAIT = 5.0
 
 
 class Workspace:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, embed: str = "background") -> None:
         self.root = root
+        self.embed = embed
         self.detector = ChangeDetector(root)
         self.lock = threading.RLock()
         self._index: Index | None = None
@@ -32,8 +33,18 @@ class Workspace:
         self._build_error: str = ""
 
     # -- the first build ----------------------------------------------------------------
-    def start(self) -> None:
-        """Start the first index run (new and changed files) in a background thread."""
+    def start(self, delay: float = 0.0) -> None:
+        """Start the first index run (new and changed files) in a background thread.
+
+        With ``delay``, a timer starts it later unless something starts it sooner: the
+        server starts it as soon as the tool list is sent, so loading the search stack
+        does not compete with the first reply for the interpreter.
+        """
+        if delay > 0:
+            timer = threading.Timer(delay, self.start)
+            timer.daemon = True
+            timer.start()
+            return
         with self.lock:
             if self._build is None:
                 self._build = threading.Thread(target=self._first_build, daemon=True)
@@ -44,7 +55,7 @@ class Workspace:
 
         builder = Index(self.root)
         try:
-            builder.refresh(lock_timeout=600.0, detector=self.detector)
+            builder.refresh(lock_timeout=600.0, detector=self.detector, embed=self.embed)
         except SleuthError as exc:
             self._build_error = str(exc)
         except Exception as exc:  # a failed build must not take the server down
@@ -71,6 +82,7 @@ class Workspace:
         While the first build runs, wait up to ``wait`` seconds for it: a small
         repository then gets a complete first answer, a large one a partial answer soon.
         """
+        self.start()
         if self.building and wait > 0:
             assert self._build is not None
             self._build.join(wait)
@@ -84,7 +96,9 @@ class Workspace:
             return state
         freshness = "fresh"
         try:
-            freshness = self.index.refresh(lock_timeout=0.3, detector=self.detector)
+            freshness = self.index.refresh(
+                lock_timeout=0.3, detector=self.detector, embed=self.embed
+            )
         except SleuthError as exc:
             return {"state": "stale", "note": f"could not refresh the index: {exc}"}
         state = self.index.index_state(freshness)
