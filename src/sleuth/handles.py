@@ -148,7 +148,7 @@ class Expansion:
         if self.message:
             head += f"\n-- {self.message}"
         width = len(str(self.first_line + max(len(self.lines) - 1, 0)))
-        budget_chars = max_tokens * 4 - len(head) - 80
+        budget_chars = max_tokens * 4 - len(head) - 160  # room for the cut note
         out = [head]
         used = 0
         for offset, line in enumerate(self.lines):
