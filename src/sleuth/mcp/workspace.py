@@ -102,6 +102,8 @@ class Workspace:
         except SleuthError as exc:
             return {"state": "stale", "note": f"could not refresh the index: {exc}"}
         state = self.index.index_state(freshness)
+        if state["state"] == "embedding" and self.embed == "none":
+            state["note"] += " (this server computes no vectors: --embed none)"
         if freshness == "refreshed":
             state["note"] = ("changed files were re-indexed. " + state.get("note", "")).strip()
         if self._build_error:
