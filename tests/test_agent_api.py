@@ -227,3 +227,16 @@ def test_cli_search_syntax_and_related(lexical_repo: Path) -> None:
     assert proc.returncode == 0 and "tests/test_retry.py" in proc.stdout
     proc = run_cli("related", "../../etc/passwd:1", cwd=lexical_repo)
     assert proc.returncode == 1 and "error:" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_empty_semantic_answer_falls_back_to_lexical(sample_repo: Path) -> None:
+    index = Index(sample_repo)
+    index.index(embed="deep")
+    write_tree(sample_repo, {"src/late/cache.py": "def evict_stale_entries(cache):\n    pass\n"})
+    index.index(embed="none")  # the new chunk has no vector yet
+    plain = index.search("evict stale entries", mode="semantic", path="src/late/**")
+    assert not plain.results
+    response = index.structured_search("evict stale entries path:src/late/**", mode="semantic")
+    assert response.mode == "lexical"
+    assert response.notices[0] == "no semantic match: showing lexical matches"
+    assert response.results[0].symbol == "evict_stale_entries"
