@@ -24,9 +24,11 @@ from .conftest import git_init, write_tree
 TOOLS = {"search", "find_symbol", "expand", "related", "index_status", "reindex"}
 
 
-def server(repo: Path, command: str = sys.executable, args: list[str] | None = None, cwd=None):
-    args = args if args is not None else ["-m", "sleuth.cli.entry", "mcp", str(repo)]
-    return StdioServerParameters(command=command, args=args, cwd=cwd)
+def server(repo: Path, *options: str) -> StdioServerParameters:
+    """`sleuth mcp REPO OPTIONS` through the console entry point's module."""
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "sleuth.cli.entry", "mcp", str(repo), *options]
+    )
 
 
 def session(params: Any, body: Callable[[Client], Awaitable[Any]]) -> Any:
@@ -184,7 +186,7 @@ def test_no_reply_exceeds_its_budget(tmp_path: Path) -> None:
             assert estimate_tokens(code) <= budget
             assert "budget spent" in code or "-- cut:" in code
 
-    session(server(repo), body)
+    session(server(repo, "--embed", "none"), body)
 
 
 def test_tools_are_listed_while_the_first_build_runs(tmp_path: Path) -> None:
@@ -200,8 +202,29 @@ def test_tools_are_listed_while_the_first_build_runs(tmp_path: Path) -> None:
         assert {t.name for t in (await client.list_tools()).tools} == TOOLS
         status = json.loads(await ok(client, "index_status", {}))
         assert status["index"]["state"] == "building"
+        await asyncio.sleep(2)  # the run's worker processes are up by now
 
-    session(server(repo), body)
+    before = worker_processes()
+    session(server(repo, "--embed", "none"), body)
+    deadline = time.monotonic() + 10
+    while worker_processes() - before and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not worker_processes() - before  # no worker outlives the server
+
+
+def worker_processes() -> set[int]:
+    """Live multiprocessing children of this test environment's interpreter."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if command[0].decode(errors="replace") == sys.executable and any(
+            b"multiprocessing" in part for part in command
+        ):
+            found.add(int(entry.name))
+    return found
 
 
 def test_streamable_http_on_loopback(sample_repo: Path) -> None:
@@ -210,7 +233,7 @@ def test_streamable_http_on_loopback(sample_repo: Path) -> None:
         port = probe.getsockname()[1]
     command = [sys.executable, "-m", "sleuth.cli.entry", "mcp", str(sample_repo)]
     process = subprocess.Popen(
-        [*command, "--http", "--port", str(port)],
+        [*command, "--http", "--port", str(port), "--embed", "none"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
