@@ -74,7 +74,7 @@ def main() -> None:
             files = large_repo(repo)
             params = StdioServerParameters(
                 command=sys.executable,
-                args=["-m", "sleuth.cli.entry", "mcp", str(repo), "--embed", "none"],
+                args=["-m", "sleuth.cli", "mcp", str(repo), "--embed", "none"],
             )
             base_times.append(asyncio.run(time_to_tools(baseline, False))[0])
             elapsed, state = asyncio.run(time_to_tools(params, True))

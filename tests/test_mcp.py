@@ -27,7 +27,7 @@ TOOLS = {"search", "find_symbol", "expand", "related", "index_status", "reindex"
 def server(repo: Path, *options: str) -> StdioServerParameters:
     """`sleuth mcp REPO OPTIONS` through the console entry point's module."""
     return StdioServerParameters(
-        command=sys.executable, args=["-m", "sleuth.cli.entry", "mcp", str(repo), *options]
+        command=sys.executable, args=["-m", "sleuth.cli", "mcp", str(repo), *options]
     )
 
 
@@ -231,7 +231,7 @@ def test_streamable_http_on_loopback(sample_repo: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    command = [sys.executable, "-m", "sleuth.cli.entry", "mcp", str(sample_repo)]
+    command = [sys.executable, "-m", "sleuth.cli", "mcp", str(sample_repo)]
     process = subprocess.Popen(
         [*command, "--http", "--port", str(port), "--embed", "none"],
         stdout=subprocess.PIPE,
@@ -259,7 +259,7 @@ def test_streamable_http_on_loopback(sample_repo: Path) -> None:
 
 def test_cli_mcp_bad_path_is_one_line(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "sleuth.cli.entry", "mcp", str(tmp_path / "missing")],
+        [sys.executable, "-m", "sleuth.cli", "mcp", str(tmp_path / "missing")],
         capture_output=True,
         text=True,
         timeout=60,

@@ -99,3 +99,51 @@ def test_partly_embedded_index_mixes_vectors_and_lexical(sample_repo: Path) -> N
     assert 0 < response.embedded_fraction < 1
     assert any("semantic tier" in n for n in response.notices)
     assert response.results[0].path == "src/uploads/retry.py"
+
+
+def _ranking_repo(tmp_path: Path) -> Path:
+    """Files built so that each ranking signal below decides an order on its own."""
+    big = "\n\n".join(
+        f"def handle_event_{i}(event):\n    # event queue: retry the event, retry the queue\n"
+        f"    event.queue.retry()\n    log(event)\n    count({i})\n    return event\n"
+        for i in range(12)
+    )
+    files = {
+        # many chunks that each match "event queue retry" better than the small file
+        "app/events.py": big,
+        "app/dispatch.py": 'def dispatch_event(event):\n    """Send an event to its queue; '
+        'retry on failure."""\n    return send(event)\n',
+        # a file named by the query, against a file whose body repeats the words
+        "app/backoff.py": "def delay_for(attempt):\n    return min(60, 2 ** attempt)\n",
+        "app/worker.py": "def work(job):\n"
+        "    # backoff: wait, then run the job; backoff grows, backoff\n"
+        "    sleep(job.wait)\n    return job.run()\n",
+        # an import block that names the query words more often than the code using them
+        "app/wiring.py": "from app.billing.invoices import render_invoice, invoice_total\n"
+        "from app.billing.invoices import invoice_lines, invoice_tax\n"
+        "from app.billing.pdf import render_pdf, pdf_render, render_invoice_pdf\n"
+        "import invoice_pdf\n",
+        "app/billing/export.py": 'def export(invoice):\n    """Render an invoice as PDF."""\n'
+        "    return pdf(render(invoice))\n",
+    }
+    for rel, text in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    Index(tmp_path).index(embed="none")
+    return tmp_path
+
+
+def test_one_big_file_does_not_fill_the_top(tmp_path: Path) -> None:
+    results = Index(_ranking_repo(tmp_path)).search("event queue retry", mode="lexical").results
+    assert [r.path for r in results[:2]] == ["app/events.py", "app/dispatch.py"]
+
+
+def test_a_file_named_by_the_query_ranks_first(tmp_path: Path) -> None:
+    results = Index(_ranking_repo(tmp_path)).search("backoff", mode="lexical").results
+    assert results[0].path == "app/backoff.py"
+
+
+def test_import_blocks_rank_below_the_code_they_import(tmp_path: Path) -> None:
+    results = Index(_ranking_repo(tmp_path)).search("render invoice pdf", mode="lexical").results
+    assert results[0].path == "app/billing/export.py"

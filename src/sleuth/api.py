@@ -38,7 +38,7 @@ from .store.layout import Layout
 from .store.lexical import LexicalStore
 from .store.lock import FileLock
 from .store.meta import ChunkRow, DefinitionRow, FileRow, MetaStore, schema_version_of
-from .store.vectors import VectorStore
+from .store.vectors import VectorStore, graph_path
 from .tokens import query_terms, split_identifier
 
 MODES = ("hybrid", "semantic", "lexical")
@@ -108,6 +108,7 @@ class Index:
             with meta.transaction():
                 meta.clear_embeddings()
             self.layout.vectors.unlink(missing_ok=True)
+            graph_path(self.layout.vectors).unlink(missing_ok=True)
         meta.set("embed_model", self.model_id)
         chunker = meta.get("chunker_version")
         if chunker != str(config.CHUNKER_VERSION) and meta.chunk_count():

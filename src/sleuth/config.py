@@ -42,5 +42,11 @@ EMBED_ASSUMED_RATE = 80.0
 #: `sleuth search` on a new index embeds in the foreground only below this many seconds.
 FOREGROUND_EMBED_SECONDS = float(os.environ.get("SLEUTH_FOREGROUND_EMBED_SECONDS", 10.0))
 
+#: From this many vectors on, searches go through an HNSW graph (plus an exact pass over
+#: vectors added since it was built); below, exact search is fast enough and exact.
+HNSW_MIN_VECTORS = int(os.environ.get("SLEUTH_HNSW_MIN_VECTORS", 200_000))
+#: The graph is rebuilt when vectors added or removed since it was built exceed this share.
+HNSW_REBUILD_SHARE = 0.1
+
 #: Candidates each retriever hands to fusion.
 CANDIDATES = 200

@@ -15,7 +15,7 @@ from . import config
 from .chunking import Chunk, Definition, chunk_text
 from .discover import content_skip_reason
 from .languages import language_for
-from .tokens import code_terms, split_identifier
+from .tokens import code_terms, code_terms_text, split_identifier
 
 
 @dataclass(slots=True)
@@ -85,7 +85,7 @@ def lexical_fields(
     path: str, text: str, symbols: Iterable[str], path_words: str | None = None
 ) -> LexicalFields:
     return LexicalFields(
-        " ".join(code_terms(text)),
+        code_terms_text(text),
         symbol_terms(symbols),
         path_words if path_words is not None else path_terms(path),
     )

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import lru_cache
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
@@ -112,6 +113,24 @@ def code_terms(text: str) -> list[str]:
     for token in _IDENTIFIER.findall(text):
         terms.extend(_expand(token))
     return terms
+
+
+@lru_cache(maxsize=262_144)
+def _expanded_words(token: str) -> str:
+    """``_expand`` as one space-terminated string, ready to repeat."""
+    words = _expand(token)
+    return " ".join(words) + " " if words else ""
+
+
+def code_terms_text(text: str) -> str:
+    """``code_terms`` joined into one string, for indexing.
+
+    Term order does not matter to BM25 (no phrase queries), so each distinct identifier
+    is expanded once and repeated by its count: about a third faster than a token loop
+    on real code, and indexing a fresh repository is dominated by such loops.
+    """
+    counts = Counter(_IDENTIFIER.findall(text))
+    return "".join([_expanded_words(token) * count for token, count in counts.items()])
 
 
 def query_terms(query: str) -> list[str]:

@@ -1,5 +1,5 @@
 """`sleuth mcp`: kept apart from cli/main.py so the server starts without loading the
-search stack first (the console entry point routes here directly; see cli/entry.py)."""
+search stack first (the console entry point routes here directly; see cli/__init__.py)."""
 
 from __future__ import annotations
 

@@ -27,10 +27,14 @@ def pending_count(meta: MetaStore) -> int:
     ).fetchone()[0]
 
 
-def publish_vectors(meta: MetaStore, layout: Layout) -> int:
-    """Write the search vectors file from SQLite; returns how many chunks it holds."""
+def publish_vectors(meta: MetaStore, layout: Layout, final: bool = True) -> int:
+    """Write the search vectors file from SQLite; returns how many chunks it holds.
+
+    Interim publishes (``final`` False) skip the HNSW graph of very large indexes: the
+    vectors they add are searched exactly until the last publish of the run.
+    """
     keys, vectors = meta.embedded_vectors()
-    VectorStore.save(layout.vectors, keys, vectors)
+    VectorStore.save(layout.vectors, keys, vectors, graph=final)
     return len(keys)
 
 
@@ -57,7 +61,7 @@ def embed_pending(
         progress("embed", done, max(total, done))
         now = time.monotonic()
         if now - last_publish >= PUBLISH_EVERY_SECONDS:
-            publish_vectors(meta, layout)
+            publish_vectors(meta, layout, final=False)
             last_publish = now
         if deadline is not None and now >= deadline:
             break

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..store.meta import ChunkRow
+from ..tokens import split_identifier
 from .classify import QueryPlan
 from .filters import category_of
 
@@ -29,6 +31,19 @@ PRIORS = {
     "asked_for": 1.3,  # tests or docs when the query asks for them
     "auxiliary": 0.85,  # examples, benchmarks
     "generated": 0.6,
+    "file_name": 1.5,  # a query word names the file (retry.py, lock.lua, Options.hs)
+    "imports": 0.6,  # a block of import / use / require lines names things, defines none
+}
+
+#: Other ranking signals, each switched off in the ablation (False or 0 is neutral).
+SIGNALS: dict[str, bool | float] = {
+    "class_weights": True,  # fusion weights by query class; off: 0.5 / 0.5 for all
+    # Each further hit of a file already ranked higher keeps (1 - this) of its score,
+    # compounding: one big file cannot fill the top 10 while other files also match.
+    "same_file_penalty": 0.7,
+    # The best hit of a file gains this share of its file's other hits' scores: a file
+    # where many chunks match is more likely the one asked about.
+    "file_evidence": 0.05,
 }
 
 
@@ -69,9 +84,12 @@ def fuse(
         elif mode == "semantic":
             score = sem if sem is not None else 0.0
         else:
-            score = plan.lexical_weight * lex + plan.semantic_weight * (
-                sem if sem is not None else lex
+            lex_weight, sem_weight = (
+                (plan.lexical_weight, plan.semantic_weight)
+                if SIGNALS["class_weights"]
+                else (0.5, 0.5)
             )
+            score = lex_weight * lex + sem_weight * (sem if sem is not None else lex)
         scored.append(Scored(row, score, lex, sem))
     return scored
 
@@ -90,11 +108,61 @@ def apply_priors(
             factor *= PRIORS["asked_for"] if plan.wants_tests else PRIORS["tests"]
         elif category == "docs":
             factor *= PRIORS["asked_for"] if plan.wants_docs else PRIORS["docs"]
+        if row.kind == "block" and mostly_imports(row.id, row.text):
+            factor *= PRIORS["imports"]
+        if _names_file(plan.terms, row.path):
+            factor *= PRIORS["file_name"]
         if _GENERATED_PATH.search(row.path):
             factor *= PRIORS["generated"]
         elif _AUXILIARY_PATH.search(row.path) and category == "code":
             factor *= PRIORS["auxiliary"]
         item.score *= factor
+
+
+#: File names that say nothing: the folder names the module instead (axum/extract/mod.rs).
+_GENERIC_STEMS = frozenset({"mod", "index", "init", "__init__", "main", "lib", "default"})
+
+
+@lru_cache(maxsize=65_536)
+def file_words(path: str) -> frozenset[str]:
+    """Words of a file's name (or of its folder's, for mod.rs, index.ts, __init__.py)."""
+    parts = path.split("/")
+    stem = parts[-1].split(".")[0]
+    if stem.lower() in _GENERIC_STEMS and len(parts) > 1:
+        stem = parts[-2]
+    return frozenset(w for w in split_identifier(stem) if len(w) > 1)
+
+
+def _same_word(a: str, b: str) -> bool:
+    """Equal, or sharing a stem-like prefix: lock/lockfile, float/floating, check/checker."""
+    if a == b:
+        return True
+    shorter = min(len(a), len(b))
+    shared = next((i for i in range(shorter) if a[i] != b[i]), shorter)
+    return shared >= 4 and shared >= 0.75 * shorter
+
+
+def _names_file(terms: list[str], path: str) -> bool:
+    words = file_words(path)
+    return any(_same_word(term, word) for term in terms for word in words)
+
+
+_IMPORT_LINE = re.compile(
+    r"\s*(import\b|from\s+\S+\s+import\b|use\s|using\s|require\b|#\s*include\b|package\s"
+    r"|(const|let|var|local)\s+[\w{},\s]+=\s*require\b|extern\s+crate\b|open\s|alias\s"
+    r"|[\w.]+\s*=\s*require\b|\}\s*from\s|\))"
+)
+_COMMENT_LINE = re.compile(r"\s*(#(?!\s*include)|//|/\*|\*|--|;)")
+
+
+@lru_cache(maxsize=65_536)
+def mostly_imports(chunk_id: int, text: str) -> bool:
+    """True for a chunk whose code lines are mostly imports (cached by chunk id)."""
+    code = [line for line in text.split("\n") if line.strip() and not _COMMENT_LINE.match(line)]
+    if not code:
+        return False
+    imports = sum(1 for line in code if _IMPORT_LINE.match(line))
+    return imports >= 0.6 * len(code)
 
 
 def _defines(row: ChunkRow, names: set[str], definitions: dict) -> bool:
@@ -107,8 +175,31 @@ def _defines(row: ChunkRow, names: set[str], definitions: dict) -> bool:
     return False
 
 
+def diversify(scored: list[Scored]) -> None:
+    """Lower each hit by the number of better hits of its file (see SIGNALS)."""
+    keep = 1.0 - float(SIGNALS["same_file_penalty"])
+    share = float(SIGNALS["file_evidence"])
+    scored.sort(key=lambda s: -s.score)
+    best: dict[str, Scored] = {}
+    rest: dict[str, float] = {}
+    seen: dict[str, int] = {}
+    for item in scored:
+        path = item.row.path
+        before = seen.get(path, 0)
+        seen[path] = before + 1
+        if before == 0:
+            best[path] = item
+        else:
+            rest[path] = rest.get(path, 0.0) + item.score
+        item.score *= keep**before
+    if share:
+        for path, total in rest.items():
+            best[path].score += share * total
+
+
 def merge_and_cut(scored: list[Scored], k: int) -> list[Scored]:
     """Best first; a hit overlapping a better hit of the same file widens that one."""
+    diversify(scored)
     scored.sort(key=lambda s: -s.score)
     kept: list[Scored] = []
     spans: dict[str, list[Scored]] = {}

@@ -1,8 +1,11 @@
 """Chunk vectors for search, derived from the embeddings in SQLite.
 
 Saved as one .npz (chunk ids + float16 vectors) via temp file, fsync and rename, so a
-kill at any moment leaves either the old or the new file. Searched exactly with usearch
-(exact search over 10k chunks takes about 1 ms).
+kill at any moment leaves either the old or the new file. Below
+``config.HNSW_MIN_VECTORS`` they are searched exactly with usearch (about 1 ms per 10k
+chunks). Above, an HNSW graph (``vectors.hnsw``, written the same atomic way) answers,
+and vectors added since the graph was built are searched exactly beside it, so a graph
+is rebuilt only when a tenth of the vectors changed, never for one edited file.
 """
 
 from __future__ import annotations
@@ -12,7 +15,27 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-from usearch.index import MetricKind, search
+from usearch.index import Index, MetricKind, search
+
+from .. import config
+
+
+def _atomic_write(path: Path, suffix: str, write) -> None:
+    """Write via a temp file in the same folder, fsync, rename: old or new, never half."""
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".vectors-", suffix=suffix)
+    os.close(fd)
+    try:
+        write(temp)
+        with open(temp, "rb+") as handle:
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def graph_path(path: Path) -> Path:
+    return path.with_suffix(".hnsw")
 
 
 class VectorStore:
@@ -21,17 +44,22 @@ class VectorStore:
         self.keys = np.zeros(0, dtype=np.int64)
         self.vectors = np.zeros((0, 0), dtype=np.float32)
         self._mtime_ns = -1
+        self._graph: Index | None = None
+        self._graph_mtime_ns = -1
+        self._delta = np.zeros(0, dtype=np.int64)  # rows of vectors the graph lacks
 
     def load(self) -> None:
-        """(Re)load when the file changed since the last load; missing or broken = empty."""
+        """(Re)load when the files changed since the last load; missing or broken = empty."""
         try:
             mtime = self.path.stat().st_mtime_ns
         except OSError:
             self.keys = np.zeros(0, dtype=np.int64)
             self.vectors = np.zeros((0, 0), dtype=np.float32)
             self._mtime_ns = -1
+            self._graph = None
             return
-        if mtime == self._mtime_ns:
+        graph_mtime = _mtime(graph_path(self.path))
+        if mtime == self._mtime_ns and graph_mtime == self._graph_mtime_ns:
             return
         try:
             with np.load(self.path) as data:
@@ -39,32 +67,60 @@ class VectorStore:
         except (OSError, ValueError, KeyError):
             keys, vectors = np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
         self.keys, self.vectors, self._mtime_ns = keys, vectors, mtime
+        self._load_graph(graph_mtime)
+
+    def _load_graph(self, graph_mtime: int) -> None:
+        self._graph, self._graph_mtime_ns = None, graph_mtime
+        self._delta = np.arange(len(self.keys))
+        if graph_mtime < 0 or len(self.keys) < config.HNSW_MIN_VECTORS:
+            return
+        try:
+            graph = Index.restore(str(graph_path(self.path)), view=True)
+        except (OSError, RuntimeError, ValueError):
+            return  # unreadable graph: exact search stays correct
+        if graph is None:
+            return
+        in_graph = np.isin(self.keys, np.asarray(graph.keys, dtype=np.int64))
+        self._graph, self._delta = graph, np.flatnonzero(~in_graph)
 
     def __len__(self) -> int:
         return len(self.keys)
 
     @staticmethod
-    def save(path: Path, keys: np.ndarray, vectors: np.ndarray) -> None:
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".vectors-", suffix=".npz")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                np.savez(handle, keys=keys.astype(np.int64), vectors=vectors.astype(np.float16))
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temp, path)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
+    def save(path: Path, keys: np.ndarray, vectors: np.ndarray, graph: bool = True) -> None:
+        """Write the vectors; ``graph`` False skips the graph (frequent interim saves)."""
+
+        def write(temp: str) -> None:
+            np.savez(temp, keys=keys.astype(np.int64), vectors=vectors.astype(np.float16))
+
+        _atomic_write(path, ".npz", write)
+        if graph:
+            refresh_graph(path, keys, vectors)
 
     def search(self, query: np.ndarray, limit: int) -> list[tuple[int, float]]:
         """(chunk id, cosine similarity) best first."""
         if not len(self.keys):
             return []
-        limit = min(limit, len(self.keys))
-        matches = search(self.vectors, query.astype(np.float32), limit, MetricKind.Cos, exact=True)
-        rows = np.asarray(matches.keys, dtype=np.int64)
+        query = query.astype(np.float32)
+        if self._graph is None:
+            return self._exact(query, np.arange(len(self.keys)), limit)
+        matches = self._graph.search(query, min(limit, len(self._graph)))
+        found = np.asarray(matches.keys, dtype=np.int64)
         similarity = 1.0 - np.asarray(matches.distances, dtype=np.float32)
-        return [(int(self.keys[r]), float(s)) for r, s in zip(rows, similarity, strict=True)]
+        live = np.isin(found, self.keys)  # chunks deleted since the graph was built drop out
+        hits = list(zip(found[live].tolist(), similarity[live].tolist(), strict=True))
+        hits += self._exact(query, self._delta, limit)
+        hits.sort(key=lambda hit: -hit[1])
+        return hits[:limit]
+
+    def _exact(self, query: np.ndarray, rows: np.ndarray, limit: int) -> list[tuple[int, float]]:
+        if not len(rows):
+            return []
+        limit = min(limit, len(rows))
+        matches = search(self.vectors[rows], query, limit, MetricKind.Cos, exact=True)
+        picked = rows[np.asarray(matches.keys, dtype=np.int64)]
+        similarity = 1.0 - np.asarray(matches.distances, dtype=np.float32)
+        return [(int(self.keys[r]), float(s)) for r, s in zip(picked, similarity, strict=True)]
 
     def similarity(self, query: np.ndarray, chunk_ids: list[int]) -> dict[int, float]:
         """Cosine similarity of the query to each given chunk that has a vector."""
@@ -85,3 +141,37 @@ class VectorStore:
         if position >= len(self.keys) or self.keys[position] != chunk_id:
             return None
         return self.vectors[position]
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return -1
+
+
+def refresh_graph(path: Path, keys: np.ndarray, vectors: np.ndarray) -> bool:
+    """Build or drop the HNSW graph for these vectors as their count requires.
+
+    Returns True when a graph was (re)built. Vectors are unit length (cosine metric).
+    """
+    target = graph_path(path)
+    if len(keys) < config.HNSW_MIN_VECTORS:
+        target.unlink(missing_ok=True)
+        return False
+    if target.exists():
+        try:
+            graph = Index.restore(str(target), view=True)
+            built = np.asarray(graph.keys, dtype=np.int64) if graph is not None else None
+        except (OSError, RuntimeError, ValueError):
+            built = None
+        if built is not None:
+            changed = np.setxor1d(built, keys, assume_unique=True).size
+            if changed <= config.HNSW_REBUILD_SHARE * len(keys):
+                return False
+    graph = Index(
+        ndim=vectors.shape[1], metric="cos", dtype="f16", connectivity=16, expansion_add=64
+    )
+    graph.add(keys.astype(np.int64), vectors.astype(np.float32), threads=os.cpu_count() or 1)
+    _atomic_write(target, ".hnsw", lambda temp: graph.save(temp))
+    return True

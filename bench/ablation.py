@@ -1,0 +1,160 @@
+"""Ablation of ranking signals on the shared benchmark's dev split, in one process.
+
+Opens the indexes that `sleuth bench` built (it does not index), then runs every query once
+per variant: the full ranking, and the ranking with one signal switched off. Scores with
+the benchmark's own scorer functions (NDCG@10 mean over repositories, as published).
+
+    python bench/ablation.py                      # hybrid, every signal
+    python bench/ablation.py --mode lexical --only full,no_definition
+    python bench/ablation.py --per-repo           # one column per variant, a row per repo
+
+A variant is a name from VARIANTS; each switches one entry of `rank.PRIORS` or
+`rank.SIGNALS` to neutral for its run and restores it afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sleuth import Index
+from sleuth.benchmark import DEFAULT_CACHE
+from sleuth.search import rank
+
+HERE = Path(__file__).resolve().parent
+BENCH = HERE.parent.parent / "shared" / "bench"
+
+
+def _variants() -> dict[str, dict]:
+    """name -> {"priors": {...}, "signals": {...}} overrides of the full ranking."""
+    variants: dict[str, dict] = {"full": {}}
+    for name in rank.PRIORS:
+        variants[f"no_{name}"] = {"priors": {name: 1.0}}
+    for name, value in rank.SIGNALS.items():
+        neutral = False if isinstance(value, bool) else 0.0
+        variants[f"no_{name}"] = {"signals": {name: neutral}}
+    return variants
+
+
+@contextmanager
+def overridden(change: dict) -> Iterator[None]:
+    saved_priors, saved_signals = dict(rank.PRIORS), dict(rank.SIGNALS)
+    rank.PRIORS.update(change.get("priors", {}))
+    rank.SIGNALS.update(change.get("signals", {}))
+    try:
+        yield
+    finally:
+        rank.PRIORS.clear()
+        rank.PRIORS.update(saved_priors)
+        rank.SIGNALS.clear()
+        rank.SIGNALS.update(saved_signals)
+
+
+def _scorer(bench: Path):
+    spec = importlib.util.spec_from_file_location("bench_score", bench / "score.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bench-dir", type=Path, default=BENCH)
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--split", default="dev.txt")
+    parser.add_argument("--mode", default="hybrid", choices=["hybrid", "lexical", "semantic"])
+    parser.add_argument("--only", help="comma-separated variant names")
+    parser.add_argument("--repos", help="comma-separated subset of repositories")
+    parser.add_argument("--per-repo", action="store_true")
+    parser.add_argument("--out", type=Path, help="write the table as JSON here")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change a prior or signal for every variant (exploration)",
+    )
+    args = parser.parse_args()
+    for assignment in args.set:
+        name, _, value = assignment.partition("=")
+        target = rank.PRIORS if name in rank.PRIORS else rank.SIGNALS
+        if name not in target:
+            sys.exit(f"no prior or signal named {name!r}")
+        target[name] = (
+            value.lower() == "true" if value.lower() in ("true", "false") else float(value)
+        )
+
+    score = _scorer(args.bench_dir)
+    specs = score.load_specs(args.bench_dir / "repos.json")
+    names = score.read_split(args.bench_dir / args.split)
+    if args.repos:
+        names &= set(args.repos.split(","))
+    tasks = score.load_tasks(args.bench_dir / "annotations", specs, names)
+    variants = _variants()
+    chosen = args.only.split(",") if args.only else list(variants)
+    unknown = [v for v in chosen if v not in variants]
+    if unknown:
+        sys.exit(f"unknown variants {unknown}; known: {', '.join(variants)}")
+
+    by_repo: dict[str, list[dict]] = {}
+    for task in tasks:
+        by_repo.setdefault(task["repo"], []).append(task)
+    table: dict[str, dict[str, float]] = {v: {} for v in chosen}
+    latencies: list[float] = []
+    for repo, repo_tasks in sorted(by_repo.items()):
+        sub = specs[repo].get("benchmark_root") or ""
+        root = args.cache / repo / sub if sub else args.cache / repo
+        if not (root / ".sleuth").is_dir():
+            print(f"skip {repo}: no index (run `sleuth bench` first)", file=sys.stderr)
+            continue
+        index = Index(root)
+        for variant in chosen:
+            with overridden(variants[variant]):
+                values = []
+                for task in repo_tasks:
+                    begin = time.perf_counter()
+                    response = index.search(task["query"], k=10, mode=args.mode)
+                    latencies.append(1000 * (time.perf_counter() - begin))
+                    results = [
+                        {
+                            "path": f"{sub}/{r.path}" if sub else r.path,
+                            "start_line": r.start_line,
+                            "end_line": r.end_line,
+                        }
+                        for r in response.results
+                    ]
+                    n_relevant = len(task["targets"])
+                    values.append(score.score_query(results, task["targets"], 10, n_relevant))
+                table[variant][repo] = statistics.mean(v["ndcg"] for v in values)
+        index.close()
+
+    repos = sorted({r for column in table.values() for r in column})
+    full = table.get("full")
+    print(f"mode {args.mode}, {len(repos)} repositories, NDCG@10 (mean over repositories)")
+    for variant in chosen:
+        mean = statistics.mean(table[variant].values()) if table[variant] else 0.0
+        delta = (
+            f"  {mean - statistics.mean(full.values()):+.4f}" if full and variant != "full" else ""
+        )
+        print(f"  {variant:<22} {mean:.4f}{delta}")
+    if args.per_repo:
+        print("repo".ljust(18) + "".join(v[:12].rjust(13) for v in chosen))
+        for repo in repos:
+            cells = "".join(f"{table[v].get(repo, 0):13.3f}" for v in chosen)
+            print(repo.ljust(18) + cells)
+    if latencies:
+        print(f"query p50 {statistics.median(latencies):.1f} ms over {len(latencies)} searches")
+    if args.out:
+        args.out.write_text(json.dumps(table, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

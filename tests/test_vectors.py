@@ -1,0 +1,75 @@
+"""The vector store: exact search, and the HNSW graph that large indexes switch to."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sleuth import config
+from sleuth.store.vectors import VectorStore, graph_path
+
+
+def _unit(rows: int, seed: int) -> np.ndarray:
+    vectors = np.random.default_rng(seed).normal(size=(rows, 32)).astype(np.float32)
+    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+@pytest.fixture
+def small_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(config, "HNSW_MIN_VECTORS", 500)
+
+
+def test_below_the_threshold_there_is_no_graph(tmp_path: Path) -> None:
+    path = tmp_path / "vectors.npz"
+    VectorStore.save(path, np.arange(100), _unit(100, 1))
+    assert not graph_path(path).exists()
+
+
+def test_graph_search_agrees_with_exact_search(tmp_path: Path, small_threshold: None) -> None:
+    path = tmp_path / "vectors.npz"
+    keys, vectors = np.arange(2000) * 3, _unit(2000, 2)
+    VectorStore.save(path, keys, vectors)
+    assert graph_path(path).exists()
+    store = VectorStore(path)
+    store.load()
+    for query in _unit(20, 3):
+        expected = int(keys[np.argmax(vectors @ query)])
+        assert store.search(query, 10)[0][0] == expected
+
+
+def test_vectors_added_after_the_graph_are_found_and_removed_ones_are_not(
+    tmp_path: Path, small_threshold: None
+) -> None:
+    path = tmp_path / "vectors.npz"
+    keys, vectors = np.arange(2000), _unit(2000, 4)
+    VectorStore.save(path, keys, vectors)
+    built = graph_path(path).stat().st_mtime_ns
+    # 100 new vectors (5%: below the rebuild share), and chunk 0 deleted
+    new_keys = np.concatenate([keys[1:], np.arange(5000, 5100)])
+    new_vectors = np.concatenate([vectors[1:], _unit(100, 5)])
+    VectorStore.save(path, new_keys, new_vectors)
+    assert graph_path(path).stat().st_mtime_ns == built  # not rebuilt for a small change
+    store = VectorStore(path)
+    store.load()
+    assert store.search(new_vectors[-1], 5)[0][0] == 5099
+    assert all(key != 0 for key, _ in store.search(vectors[0], 50))
+
+
+def test_a_large_change_rebuilds_the_graph(tmp_path: Path, small_threshold: None) -> None:
+    path = tmp_path / "vectors.npz"
+    VectorStore.save(path, np.arange(1000), _unit(1000, 6))
+    built = graph_path(path).stat().st_mtime_ns
+    VectorStore.save(path, np.arange(1000, 2000), _unit(1000, 7))
+    assert graph_path(path).stat().st_mtime_ns != built
+
+
+def test_unreadable_graph_falls_back_to_exact_search(tmp_path: Path, small_threshold: None) -> None:
+    path = tmp_path / "vectors.npz"
+    keys, vectors = np.arange(1000), _unit(1000, 8)
+    VectorStore.save(path, keys, vectors)
+    graph_path(path).write_bytes(b"not a graph")
+    store = VectorStore(path)
+    store.load()
+    assert store.search(vectors[7], 3)[0][0] == 7
