@@ -8,7 +8,9 @@
 
 from __future__ import annotations
 
+import difflib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -22,17 +24,22 @@ from . import config
 from .discover import find_root
 from .embedding import DEFAULT_MODEL_ID, Embedder, load_embedder
 from .embedding.runner import embed_pending, pending_count, publish_vectors
-from .errors import IndexCorrupt, QueryError, SleuthError
+from .errors import IndexBusy, IndexCorrupt, PathError, QueryError, SleuthError
+from .freshness import ChangeDetector
+from .handles import Expansion, Handle, HandleRef, one_line, parse_target
 from .indexer import Indexer, Progress, UpdateReport, _quiet
-from .results import SearchResponse
+from .prepare import content_hash
+from .results import Result, SearchResponse
 from .search.classify import classify
 from .search.engine import search as run_search
-from .search.filters import Filters
+from .search.filters import Filters, category_of
+from .search.query_syntax import CATEGORIES, ParsedQuery, parse_query
 from .store.layout import Layout
 from .store.lexical import LexicalStore
 from .store.lock import FileLock
-from .store.meta import MetaStore, schema_version_of
+from .store.meta import ChunkRow, DefinitionRow, FileRow, MetaStore, schema_version_of
 from .store.vectors import VectorStore, graph_path
+from .tokens import query_terms, split_identifier
 
 MODES = ("hybrid", "semantic", "lexical")
 EMBED_CHOICES = ("none", "background", "deep")
@@ -166,6 +173,8 @@ class Index:
             report = IndexReport(update, notices=list(self.notices))
             if update.changed or update.removed or full or not self.layout.vectors.exists():
                 publish_vectors(meta, self.layout)
+            if update.changed or update.removed or full:
+                self._bump_generation(meta)
         if embed == "deep":
             report.embedded = self.embed(progress)
         report.pending = pending_count(meta)
@@ -337,3 +346,574 @@ class Index:
             f.stat().st_size for f in self.layout.directory.rglob("*") if f.is_file()
         )
         return info
+
+    # -- agents: generations, freshness, structured queries, symbols, handles -----------
+    #: Shared by the refresh checks of one long-lived process (see freshness.py).
+    _detector: ChangeDetector | None = None
+    #: Handles given out by this instance, so a stale one can be located again.
+    _issued: dict[int, Handle] | None = None
+
+    def generation(self) -> int:
+        """The index run counter: bumped by every run that changed something."""
+        if not self.exists():
+            return 0
+        return int(self._open().get("generation", "0") or 0)
+
+    def _bump_generation(self, meta: MetaStore) -> None:
+        with meta.transaction():
+            meta.set("generation", int(meta.get("generation", "0") or 0) + 1)
+
+    def refresh(
+        self,
+        lock_timeout: float = 0.5,
+        detector: ChangeDetector | None = None,
+        embed: str = "background",
+    ) -> str:
+        """Re-index when a cheap stat check finds changed files (see freshness.py).
+
+        Returns ``fresh`` (nothing changed), ``refreshed`` (changed files were
+        re-indexed, or the index was built; vectors follow in the background) or
+        ``stale`` (changes found but another process holds the write lock).
+        """
+        if detector is None:
+            if self._detector is None:
+                self._detector = ChangeDetector(self.root)
+            detector = self._detector
+        known = self._open().files() if self.exists() else {}
+        if self.exists() and not detector.changes(known, limit=1):
+            return "fresh"
+        detector.mark(known)
+        try:
+            report = self.index(embed=embed, lock_timeout=lock_timeout)
+        except IndexBusy:
+            detector.forget()
+            return "stale"
+        detector.mark(self._open().files(), keep_known=True)
+        update = report.update
+        return "refreshed" if update.changed or update.removed else "fresh"
+
+    def reindex(
+        self, path_glob: str | None = None, lock_timeout: float = 5.0, embed: str = "background"
+    ) -> IndexReport:
+        """Index changed files now; files matching ``path_glob`` are re-read even when
+        their size and mtime look unchanged (content hashes still skip real no-ops)."""
+        if path_glob and self.exists():
+            meta = self._open()
+            wanted = Filters(path=path_glob)
+            forced = [row.id for p, row in meta.files().items() if wanted.accepts(p, "", "")]
+            with meta.transaction():
+                meta.db.executemany(
+                    "UPDATE files SET mtime_ns=-1 WHERE id=?", [(i,) for i in forced]
+                )
+        return self.index(embed=embed, lock_timeout=lock_timeout)
+
+    def index_state(self, freshness: str = "fresh") -> dict:
+        """What an answer can promise: ``complete``, ``embedding`` or ``stale``.
+
+        ``embedding``: some chunks have no vector yet, so lexical results fill in for
+        them. ``stale``: files changed that could not be re-indexed yet (``freshness``
+        from ``refresh``).
+        """
+        if not self.exists():
+            return {"state": "stale", "note": "there is no index yet", "generation": 0}
+        meta = self._open()
+        assert self._vectors is not None
+        self._vectors.load()
+        chunks = meta.chunk_count()
+        fraction = min(1.0, len(self._vectors) / chunks) if chunks else 1.0
+        state = "complete"
+        note = ""
+        if freshness == "stale":
+            state, note = "stale", "files changed since the last index run; another process is "
+            note += "indexing, so answers may point at old code"
+        elif fraction < 0.999:
+            state = "embedding"
+            note = f"vectors {fraction:.0%} built: lexical results fill in"
+            note += self._background_note()
+        return {
+            "state": state,
+            "generation": self.generation(),
+            "chunks": chunks,
+            "embedded_fraction": round(fraction, 4),
+            "note": note,
+        }
+
+    def structured_search(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        mode: str = "hybrid",
+        path: str | None = None,
+        language: str | None = None,
+        kind: str | None = None,
+        category: str | None = None,
+    ) -> SearchResponse:
+        """``search`` with filters written in the query (search/query_syntax.py).
+
+        ``symbol:NAME`` restricts hits to definitions of NAME (``*`` globs allowed),
+        ranked by the other words. An empty semantic answer falls back to lexical.
+        """
+        parsed = parse_query(query).with_options(
+            path=path, language=language, kind=kind, category=category
+        )
+        if not parsed.search_text:
+            raise QueryError("the query holds only filters: add words or symbol:NAME")
+        check_query(parsed.search_text, k, mode)
+        if parsed.symbol:
+            response = self._symbol_search(parsed, k, mode)
+        else:
+            response = self.search(
+                parsed.text,
+                k,
+                mode=mode,
+                path=parsed.path,
+                language=parsed.language,
+                kind=parsed.kind,
+                category=parsed.category,
+            )
+        if not response.results and mode == "semantic" and not parsed.symbol:
+            fallback = self.search(
+                parsed.text,
+                k,
+                mode="lexical",
+                path=parsed.path,
+                language=parsed.language,
+                kind=parsed.kind,
+                category=parsed.category,
+            )
+            if fallback.results:
+                fallback.notices.insert(0, "no semantic match: showing lexical matches")
+                response = fallback
+        return response
+
+    def _symbol_search(self, parsed: ParsedQuery, k: int, mode: str) -> SearchResponse:
+        assert parsed.symbol is not None
+        glob = any(ch in parsed.symbol for ch in "*?")
+        definitions = self.find_symbol(
+            parsed.symbol,
+            exact=not glob,
+            kind=parsed.kind,
+            language=parsed.language,
+            k=200,
+            path=parsed.path,
+            category=parsed.category,
+        )
+        plan = classify(parsed.search_text)
+        response = SearchResponse(query=parsed.search_text, mode=mode, query_class=plan.kind)
+        if not definitions:
+            response.reason = f"no definition named {parsed.symbol!r} matches the filters"
+            return response
+        picked: list[Result] = []
+        if parsed.text:
+            words = parsed.symbol.replace("*", " ").replace("?", " ")
+            ranked = self.search(
+                f"{words} {parsed.text}",
+                max(50, k * 5),
+                mode=mode,
+                path=parsed.path,
+                language=parsed.language,
+                category=parsed.category,
+            )
+            response.mode, response.notices = ranked.mode, ranked.notices
+            response.embedded_fraction = ranked.embedded_fraction
+            for result in ranked.results:
+                if any(_overlaps(result, d) for d in definitions):
+                    picked.append(result)
+        for definition in definitions:
+            if len(picked) >= k:
+                break
+            if not any(_overlaps(p, definition) for p in picked):
+                picked.append(definition)
+        response.results = picked[:k]
+        return response
+
+    def find_symbol(
+        self,
+        name: str,
+        exact: bool = True,
+        kind: str | None = None,
+        language: str | None = None,
+        k: int = 20,
+        *,
+        path: str | None = None,
+        category: str | None = None,
+    ) -> list[Result]:
+        """Definitions named ``name`` from the parser's ``definitions`` table.
+
+        ``exact``: the name in any case (exact case first). Otherwise fuzzy: substring
+        matches, then close spellings; ``*`` and ``?`` globs work in both. A qualified
+        name (``Config.load``, ``Rails::Engine``) also matches the enclosing name.
+        """
+        if k < 1:
+            raise QueryError("k must be at least 1")
+        parts = [p for p in re.split(r"::|[.#:/\\]", name.strip()) if p]
+        if not parts or not any(ch.isalnum() for ch in parts[-1]):
+            raise QueryError(f"not a symbol name: {name!r}")
+        if not self.exists():
+            return []
+        meta = self._open()
+        base, qualifier = parts[-1], ".".join(parts[:-1]).lower()
+        glob = any(ch in base for ch in "*?")
+        filters = Filters(path, language, None, category)
+        wanted_kind = kind.lower() if kind else None
+        rows = []
+        if glob:
+            like = re.sub(r"([%_\\])", r"\\\1", base).replace("*", "%").replace("?", "_")
+            rows = meta.definitions_named(like, like=True, limit=5000)
+        else:
+            rows = meta.definitions_named(base, like=False, limit=5000)
+            if not exact:
+                words = split_identifier(base) or [base]
+                like = "%" + "%".join(re.sub(r"([%_\\])", r"\\\1", w) for w in words) + "%"
+                rows += meta.definitions_named(like, like=True, limit=5000)
+                close = difflib.get_close_matches(base, meta.definition_names(), n=20, cutoff=0.75)
+                for near in close:
+                    rows += meta.definitions_named(near, like=False, limit=200)
+        scored: dict[tuple[str, int], tuple[float, DefinitionRow]] = {}
+        for row in rows:
+            if wanted_kind and row.kind != wanted_kind:
+                continue
+            if not filters.accepts(row.path, row.language or "", row.kind):
+                continue
+            if qualifier and qualifier not in row.parent.lower().replace("::", "."):
+                continue
+            score = _name_score(base, row.name, glob)
+            if category_of(row.path, row.language or "") != "code":
+                score *= 0.9  # tests and docs after code, as in search
+            key = (row.path, row.start_line)
+            if key not in scored or scored[key][0] < score:
+                scored[key] = (score, row)
+        ordered = sorted(scored.values(), key=lambda item: (-item[0], item[1].path))
+        return [
+            Result(
+                path=row.path,
+                start_line=row.start_line,
+                end_line=row.end_line,
+                symbol=f"{row.parent}.{row.name}" if row.parent else row.name,
+                kind=row.kind,
+                language=row.language or "",
+                score=round(score, 4),
+                preview=row.signature,
+                parent=row.parent,
+                signature=row.signature,
+            )
+            for score, row in ordered[:k]
+        ]
+
+    def handles(self, results: list[Result]) -> list[Handle]:
+        """Compact handles for results (search, find_symbol, related), newest generation."""
+        meta = self._open()
+        generation = self.generation()
+        out: list[Handle] = []
+        for result in results:
+            anchor = _anchor_chunk(meta, result.path, result.start_line, result.end_line)
+            if anchor is None:
+                continue
+            symbol = result.symbol or anchor.symbol
+            handle = Handle(
+                anchor.id,
+                result.start_line,
+                result.end_line,
+                generation,
+                result.path,
+                symbol,
+                result.kind,
+                result.language,
+                one_line(result.preview, result.signature),
+                result.score,
+            )
+            out.append(handle)
+            self._remember(handle)
+        return out
+
+    def _remember(self, handle: Handle) -> None:
+        if self._issued is None:
+            self._issued = {}
+        if len(self._issued) >= 20_000:
+            self._issued.pop(next(iter(self._issued)))
+        self._issued[handle.chunk_id] = handle
+
+    def expand(self, target: str | Handle, context_lines: int = 0) -> Expansion:
+        """The code behind a handle id, ``path``, ``path:line`` or ``path:start-end``.
+
+        Read from disk now. A handle whose file changed since it was issued answers
+        ``stale`` with the fresh location when the symbol can be found again. Paths
+        outside the repository, and files the index does not hold (ignored, secret,
+        binary), are refused with PathError.
+        """
+        if not 0 <= context_lines <= 200:
+            raise QueryError("context_lines must be between 0 and 200")
+        text = target.id if isinstance(target, Handle) else str(target)
+        if not self.exists():
+            raise SleuthError("there is no index yet: run `sleuth index`")
+        meta = self._open()
+        try:
+            ref = parse_target(text)
+        except ValueError as exc:
+            raise QueryError(str(exc)) from None
+        known: Handle | None = target if isinstance(target, Handle) else None
+        if isinstance(ref, HandleRef):
+            row = meta.chunks_by_id([ref.chunk_id]).get(ref.chunk_id)
+            if row is None:
+                return self._stale(meta, text, ref, known)
+            path = row.path
+            start = ref.start_line or row.start_line
+            end = ref.end_line or row.end_line
+            symbol, kind = row.symbol, row.kind
+        else:
+            path = self._indexed_path(meta, ref.path)
+            chunks = meta.chunks_in_file(path)
+            symbol = kind = ""
+            if ref.start_line is None:
+                start, end = 1, 0  # the whole file; end set once it is read
+            elif ref.end_line is None:
+                holder = _smallest_holding(chunks, ref.start_line)
+                start, end = (
+                    (holder.start_line, holder.end_line) if holder else (ref.start_line,) * 2
+                )
+                if holder:
+                    symbol, kind = holder.symbol, holder.kind
+            else:
+                start, end = ref.start_line, ref.end_line
+        file_row = meta.file_row(path)
+        lines, changed = self._read_indexed(path, file_row)
+        if changed:
+            return Expansion(
+                text,
+                "stale",
+                path,
+                message="the file changed on disk since the last index run; re-index first",
+            )
+        if end == 0:
+            end = max(len(lines), 1)
+        if start < 1 or end < start:
+            raise QueryError(f"bad line range {start}-{end}")
+        if start > len(lines):
+            raise QueryError(f"line {start} is past the end of {path} ({len(lines)} lines)")
+        end = min(end, len(lines))
+        first = max(1, start - context_lines)
+        last = min(len(lines), end + context_lines)
+        anchor = _anchor_chunk(meta, path, start, end)
+        handle = None
+        if anchor is not None:
+            handle = Handle(
+                anchor.id,
+                start,
+                end,
+                self.generation(),
+                path,
+                symbol or anchor.symbol,
+                kind or anchor.kind,
+                anchor.language,
+            )
+            self._remember(handle)
+        return Expansion(
+            text,
+            "fresh",
+            path,
+            start,
+            end,
+            symbol or (anchor.symbol if anchor else ""),
+            kind or (anchor.kind if anchor else ""),
+            lines[first - 1 : last],
+            first,
+            handle,
+        )
+
+    def _stale(self, meta: MetaStore, text: str, ref: HandleRef, known: Handle | None) -> Expansion:
+        generation = self.generation()
+        if ref.chunk_id > meta.last_chunk_id() or (ref.generation or 0) > generation:
+            raise QueryError(f"unknown handle {text!r}: this index never issued it")
+        old = known or (self._issued or {}).get(ref.chunk_id)
+        fresh = self._relocate(meta, old) if old else None
+        since = f" (issued at generation {ref.generation}, now {generation})"
+        return Expansion(
+            text,
+            "stale",
+            old.path if old else "",
+            symbol=old.symbol if old else "",
+            kind=old.kind if old else "",
+            message="the file changed since this handle was issued"
+            + (since if ref.generation is not None else ""),
+            fresh=fresh,
+        )
+
+    def _relocate(self, meta: MetaStore, old: Handle) -> Handle | None:
+        """Where a stale handle's symbol is now: same file first, then anywhere."""
+        name = old.symbol.rsplit(".", 1)[-1]
+        candidates = [
+            c
+            for c in meta.chunks_in_file(old.path)
+            if name and (c.symbol == name or name in c.symbols.split())
+        ]
+        if candidates:
+            best = min(candidates, key=lambda c: abs(c.start_line - old.start_line))
+            result = Result(
+                best.path,
+                best.start_line,
+                best.end_line,
+                best.symbol,
+                best.kind,
+                best.language,
+                0.0,
+                best.text,
+                best.parent,
+                best.signature,
+            )
+            definitions = [d for d in self.find_symbol(name, k=50) if d.path == old.path]
+            if definitions:
+                result = min(definitions, key=lambda d: abs(d.start_line - old.start_line))
+        elif name:
+            found = self.find_symbol(name, kind=old.kind or None, k=1) or self.find_symbol(
+                name, k=1
+            )
+            if not found:
+                return None
+            result = found[0]
+        else:
+            return None
+        located = self.handles([result])
+        return located[0] if located else None
+
+    def _indexed_path(self, meta: MetaStore, raw: str) -> str:
+        """The repository-relative path of an indexed file; PathError for anything else."""
+        root = self.root.resolve()
+        candidate = Path(raw)
+        resolved = (candidate if candidate.is_absolute() else root / candidate).resolve()
+        if not resolved.is_relative_to(root):
+            raise PathError(f"{raw}: outside the repository; only indexed files can be read")
+        relative = resolved.relative_to(root).as_posix()
+        row = meta.file_row(relative)
+        if row is None or row.skip_reason is not None:
+            raise PathError(f"{raw}: not an indexed file (unknown, ignored, secret or binary)")
+        return relative
+
+    def _read_indexed(self, path: str, row: FileRow | None) -> tuple[list[str], bool]:
+        """The file's lines, and whether its content differs from what was indexed."""
+        try:
+            data = (self.root / path).read_bytes()
+        except OSError:
+            return [], True
+        changed = row is None or (row.hash is not None and content_hash(data) != row.hash)
+        text = data.decode("utf-8", errors="replace")
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        return lines, changed
+
+    def related(
+        self, target: str | Handle, k: int = 10, category: str | None = None
+    ) -> SearchResponse:
+        """Chunks similar to a handle's chunk or to the chunk at ``path:line``.
+
+        Similarity comes from the stored vectors (nothing is embedded); a chunk
+        without a vector yet is compared lexically, by its own terms.
+        """
+        if k < 1:
+            raise QueryError("k must be at least 1")
+        if category is not None and category not in CATEGORIES:
+            raise QueryError(f"category must be one of {', '.join(CATEGORIES)}")
+        text = target.id if isinstance(target, Handle) else str(target)
+        if not self.exists():
+            raise SleuthError("there is no index yet: run `sleuth index`")
+        meta = self._open()
+        assert self._lexical is not None and self._vectors is not None
+        try:
+            ref = parse_target(text)
+        except ValueError as exc:
+            raise QueryError(str(exc)) from None
+        if isinstance(ref, HandleRef):
+            anchor = meta.chunks_by_id([ref.chunk_id]).get(ref.chunk_id)
+            if anchor is None:
+                stale = self._stale(meta, text, ref, None)
+                raise QueryError(f"stale handle {text!r}: {stale.message}; search again")
+        else:
+            path = self._indexed_path(meta, ref.path)
+            chunks = meta.chunks_in_file(path)
+            anchor = _smallest_holding(chunks, ref.start_line or 1) or (
+                chunks[0] if chunks else None
+            )
+            if anchor is None:
+                raise QueryError(f"{path}: the index holds no chunk for it")
+        self._vectors.load()
+        self._lexical.index.reload()
+        pool = config.CANDIDATES * (5 if category else 1)
+        vector = self._vectors.vector_of(anchor.id)
+        response = SearchResponse(query=text, mode="semantic")
+        if vector is not None:
+            hits = self._vectors.search(vector, pool + 1)
+        else:
+            response.mode = "lexical"
+            response.notices.append("this chunk has no vector yet: compared by its words")
+            terms = query_terms(f"{anchor.symbol} {anchor.signature} {anchor.text}")[:48]
+            hits = self._lexical.search(terms, pool + 1)
+        rows = meta.chunks_by_id([cid for cid, _ in hits])
+        for chunk_id, score in hits:
+            row = rows.get(chunk_id)
+            if row is None or chunk_id == anchor.id:
+                continue
+            if row.path == anchor.path and (
+                row.start_line <= anchor.end_line and row.end_line >= anchor.start_line
+            ):
+                continue
+            if category and category_of(row.path, row.language) != category:
+                continue
+            response.results.append(
+                Result(
+                    row.path,
+                    row.start_line,
+                    row.end_line,
+                    row.symbol,
+                    row.kind,
+                    row.language,
+                    round(score, 6),
+                    "\n".join(row.text.strip("\n").split("\n")[:3]),
+                    row.parent,
+                    row.signature,
+                )
+            )
+            if len(response.results) >= k:
+                break
+        if not response.results:
+            response.reason = "no similar chunk found" + (" in that category" if category else "")
+        return response
+
+
+def _overlaps(result: Result, other: Result) -> bool:
+    return (
+        result.path == other.path
+        and result.start_line <= other.end_line
+        and result.end_line >= other.start_line
+    )
+
+
+def _smallest_holding(chunks: list[ChunkRow], line: int) -> ChunkRow | None:
+    holding = [c for c in chunks if c.start_line <= line <= c.end_line]
+    return min(holding, key=lambda c: c.end_line - c.start_line) if holding else None
+
+
+def _anchor_chunk(meta: MetaStore, path: str, start: int, end: int) -> ChunkRow | None:
+    """The chunk a handle for ``path:start-end`` refers to: the one overlapping it most."""
+    best, best_overlap = None, 0
+    for chunk in meta.chunks_in_file(path):
+        overlap = min(end, chunk.end_line) - max(start, chunk.start_line) + 1
+        if overlap > best_overlap:
+            best, best_overlap = chunk, overlap
+    return best
+
+
+def _name_score(wanted: str, name: str, glob: bool) -> float:
+    """1.0 for the exact name, a little less for other case, then by closeness."""
+    if name == wanted:
+        return 1.0
+    if name.lower() == wanted.lower():
+        return 0.95
+    if glob:
+        return 0.8
+    low, target = name.lower(), wanted.lower()
+    closeness = difflib.SequenceMatcher(None, target, low).ratio()
+    words = split_identifier(wanted)
+    if target in low or (len(words) > 1 and all(w in low for w in words)):
+        return 0.6 + 0.3 * closeness
+    return 0.6 * closeness

@@ -1,5 +1,7 @@
 """The `sleuth` command: thin shells over sleuth.Index."""
 
+import sys
+
 
 def run() -> None:
     """Console entry point, kept import-light.
@@ -7,7 +9,14 @@ def run() -> None:
     Worker processes (spawned for big indexing jobs) re-import the console script; with
     the commands and their dependencies imported only here, that costs them ~0.1 s
     instead of ~0.4 s each, which a first search on a fresh repository feels.
+    `sleuth mcp` goes straight to its own module, so an MCP client gets the tool list
+    without waiting for the search stack (numpy, tantivy, usearch) to load.
     """
+    if sys.argv[1:2] == ["mcp"]:
+        from .mcp_command import run as run_mcp
+
+        run_mcp(sys.argv[2:])
+        return
     from .main import run as run_main
 
     run_main()

@@ -17,6 +17,7 @@ from ..api import Index, check_query
 from ..benchmark import DEFAULT_CACHE
 from ..benchmark import run as run_benchmark
 from ..errors import IndexBusy, SleuthError
+from .mcp_command import mcp as mcp_command
 from .output import print_results
 from .progress import ProgressBars
 
@@ -101,7 +102,7 @@ def search(
             index.index(embed="background", lock_timeout=0.5)
         except IndexBusy:
             err.print("[dim]another process is indexing: searching the index as it is[/]")
-    response = index.search(
+    response = index.structured_search(
         query,
         k,
         mode=mode.value,
@@ -244,6 +245,41 @@ def bench(
 
 def out_console_print(line: str) -> None:
     out.print(line, markup=False)
+
+
+app.command("mcp")(mcp_command)
+
+
+@app.command()
+def related(
+    target: Annotated[
+        str, typer.Argument(help="PATH[:LINE] of the code to compare, or a handle id.")
+    ],
+    k: Annotated[int, typer.Option("-k", "--top", min=1, max=1000, help="Results.")] = 10,
+    type_: Annotated[Category | None, typer.Option("--type", help="code, docs or tests.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Code similar to the chunk at PATH[:LINE] (stored vectors; words when it has none)."""
+    file_part = target.rsplit(":", 1)[0] if ":" in target else target
+    location = Path(file_part)
+    if location.exists():
+        index = Index(location.parent if location.is_file() else location)
+        line = target[len(file_part) :]
+        target = f"{location.resolve()}{line}"
+    else:
+        index = Index(Path("."))
+    if not index.exists():
+        _fail(f"no index for {index.root}: run `sleuth index` first")
+    response = index.related(target, k, category=type_.value if type_ else None)
+    if as_json:
+        out.print_json(json.dumps(response.to_dict()))
+        return
+    for notice in response.notices:
+        err.print(f"[yellow]note:[/] {notice}")
+    if not response.results:
+        err.print(f"nothing related to {target}: {response.reason or 'no match'}")
+        raise typer.Exit(1)
+    print_results(out, response)
 
 
 def run() -> None:

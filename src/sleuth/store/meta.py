@@ -287,6 +287,53 @@ class MetaStore:
                 out.setdefault(name.lower(), []).append((path, start, end))
         return out
 
+    # -- lookups for handles, symbols and expansion -------------------------------------
+    def file_row(self, path: str) -> FileRow | None:
+        row = self.db.execute(
+            "SELECT id, path, size, mtime_ns, hash, language, skip_reason FROM files WHERE path=?",
+            (path,),
+        ).fetchone()
+        return FileRow(*row) if row else None
+
+    def chunks_in_file(self, path: str) -> list[ChunkRow]:
+        rows = self.db.execute(
+            f"SELECT {self._CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id=c.file_id"
+            " WHERE f.path=? ORDER BY c.start_line",
+            (path,),
+        )
+        return [ChunkRow(*r) for r in rows]
+
+    def last_chunk_id(self) -> int:
+        """The highest chunk id ever given out (ids are never reused)."""
+        row = self.db.execute("SELECT seq FROM sqlite_sequence WHERE name='chunks'").fetchone()
+        return int(row[0]) if row else 0
+
+    def definitions_named(self, pattern: str, like: bool, limit: int) -> list[DefinitionRow]:
+        """Definitions whose name equals ``pattern`` (any case), or matches it as LIKE."""
+        where = "d.name LIKE ? ESCAPE '\\'" if like else "d.name=? COLLATE NOCASE"
+        rows = self.db.execute(
+            "SELECT f.path, f.language, d.name, d.kind, d.parent, d.start_line, d.end_line,"
+            f" d.signature FROM definitions d JOIN files f ON f.id=d.file_id WHERE {where}"
+            " LIMIT ?",
+            (pattern, limit),
+        )
+        return [DefinitionRow(*r) for r in rows]
+
+    def definition_names(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT DISTINCT name FROM definitions")]
+
+
+@dataclass(frozen=True, slots=True)
+class DefinitionRow:
+    path: str
+    language: str
+    name: str
+    kind: str
+    parent: str
+    start_line: int
+    end_line: int
+    signature: str
+
 
 class _Transaction:
     def __init__(self, db: sqlite3.Connection) -> None:

@@ -133,6 +133,15 @@ class VectorStore:
         scores = self.vectors[positions[present]] @ query.astype(np.float32)
         return dict(zip(wanted[present].tolist(), scores.tolist(), strict=True))
 
+    def vector_of(self, chunk_id: int) -> np.ndarray | None:
+        """The stored vector of one chunk, or None when it has none yet."""
+        if not len(self.keys):
+            return None
+        position = int(np.searchsorted(self.keys, chunk_id))
+        if position >= len(self.keys) or self.keys[position] != chunk_id:
+            return None
+        return self.vectors[position]
+
 
 def _mtime(path: Path) -> int:
     try:

@@ -1,0 +1,1 @@
+"""`sleuth mcp`: the library's search, symbols, handles and expansion as MCP tools."""

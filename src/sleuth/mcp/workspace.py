@@ -1,0 +1,111 @@
+"""One repository as the MCP server sees it: a first build in the background, a cheap
+freshness check before every answer, and one lock around the index.
+
+Kept free of heavy imports: ``sleuth.api`` (numpy, tantivy, usearch) loads in the
+background build thread, so the server lists its tools before any of it is needed.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import SleuthError
+from ..freshness import ChangeDetector
+
+if TYPE_CHECKING:
+    from ..api import Index
+
+
+#: Seconds a reply waits for a running first build before answering from what is done.
+FIRST_ANSWER_WAIT = 5.0
+
+
+class Workspace:
+    def __init__(self, root: Path, embed: str = "background") -> None:
+        self.root = root
+        self.embed = embed
+        self.detector = ChangeDetector(root)
+        self.lock = threading.RLock()
+        self._index: Index | None = None
+        self._build: threading.Thread | None = None
+        self._build_error: str = ""
+
+    # -- the first build ----------------------------------------------------------------
+    def start(self, delay: float = 0.0) -> None:
+        """Start the first index run (new and changed files) in a background thread.
+
+        With ``delay``, a timer starts it later unless something starts it sooner: the
+        server starts it as soon as the tool list is sent, so loading the search stack
+        does not compete with the first reply for the interpreter.
+        """
+        if delay > 0:
+            timer = threading.Timer(delay, self.start)
+            timer.daemon = True
+            timer.start()
+            return
+        with self.lock:
+            if self._build is None:
+                self._build = threading.Thread(target=self._first_build, daemon=True)
+                self._build.start()
+
+    def _first_build(self) -> None:
+        from ..api import Index
+
+        builder = Index(self.root)
+        try:
+            builder.refresh(lock_timeout=600.0, detector=self.detector, embed=self.embed)
+        except SleuthError as exc:
+            self._build_error = str(exc)
+        except Exception as exc:  # a failed build must not take the server down
+            self._build_error = f"unexpected {type(exc).__name__}: {exc}"
+        finally:
+            builder.close()
+
+    @property
+    def building(self) -> bool:
+        return self._build is not None and self._build.is_alive()
+
+    # -- answering ----------------------------------------------------------------------
+    @property
+    def index(self) -> Index:
+        if self._index is None:
+            from ..api import Index
+
+            self._index = Index(self.root)
+        return self._index
+
+    def prepare(self, wait: float = FIRST_ANSWER_WAIT) -> dict[str, Any]:
+        """Refresh changed files when possible; the index state every reply carries.
+
+        While the first build runs, wait up to ``wait`` seconds for it: a small
+        repository then gets a complete first answer, a large one a partial answer soon.
+        """
+        self.start()
+        if self.building and wait > 0:
+            assert self._build is not None
+            self._build.join(wait)
+        if self.building:
+            state = {
+                "state": "building",
+                "note": "the first index run is in progress: answers cover the files done so far",
+            }
+            if self.index.exists():
+                state["generation"] = self.index.generation()
+            return state
+        freshness = "fresh"
+        try:
+            freshness = self.index.refresh(
+                lock_timeout=0.3, detector=self.detector, embed=self.embed
+            )
+        except SleuthError as exc:
+            return {"state": "stale", "note": f"could not refresh the index: {exc}"}
+        state = self.index.index_state(freshness)
+        if state["state"] == "embedding" and self.embed == "none":
+            state["note"] += " (this server computes no vectors: --embed none)"
+        if freshness == "refreshed":
+            state["note"] = ("changed files were re-indexed. " + state.get("note", "")).strip()
+        if self._build_error:
+            state["note"] = state.get("note", "") + f" first build failed: {self._build_error}"
+        return state

@@ -1,0 +1,268 @@
+"""`sleuth mcp` through the SDK's own client: over stdio as agents start it, and over HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from sleuth import Index
+from sleuth.handles import MAX_REPLY_TOKENS, estimate_tokens
+
+from .conftest import git_init, write_tree
+
+TOOLS = {"search", "find_symbol", "expand", "related", "index_status", "reindex"}
+
+
+def server(repo: Path, *options: str) -> StdioServerParameters:
+    """`sleuth mcp REPO OPTIONS` through the console entry point's module."""
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "sleuth.cli", "mcp", str(repo), *options]
+    )
+
+
+def session(params: Any, body: Callable[[Client], Awaitable[Any]]) -> Any:
+    async def main() -> Any:
+        async with Client(params, read_timeout_seconds=120) as client:
+            return await body(client)
+
+    return asyncio.run(main())
+
+
+async def call(client: Client, tool: str, arguments: dict) -> tuple[bool, str]:
+    result = await client.call_tool(tool, arguments)
+    return result.is_error, result.content[0].text
+
+
+async def ok(client: Client, tool: str, arguments: dict) -> str:
+    failed, text = await call(client, tool, arguments)
+    assert not failed, text
+    return text
+
+
+def test_agent_session_search_symbol_expand_and_stale(sample_repo: Path) -> None:
+    Index(sample_repo).index(embed="deep")
+    retry_file = sample_repo / "src" / "uploads" / "retry.py"
+
+    async def body(client: Client) -> None:
+        listed = (await client.list_tools()).tools
+        assert {t.name for t in listed} == TOOLS
+        for tool in listed:
+            assert len(tool.description or "") > 30, tool.name
+        search_schema = next(t for t in listed if t.name == "search").input_schema
+        assert search_schema["required"] == ["query"]
+        assert {"query", "k", "mode", "path", "language", "kind", "type", "max_tokens"} <= set(
+            search_schema["properties"]
+        )
+
+        reply = json.loads(
+            await ok(client, "search", {"query": "where are failed uploads retried"})
+        )
+        assert reply["index"]["state"] in ("complete", "building")
+        top = reply["hits"][0]
+        assert (top["path"], top["symbol"], top["kind"]) == (
+            "src/uploads/retry.py",
+            "retry_failed_upload",
+            "function",
+        )
+        assert top["preview"].startswith("def retry_failed_upload(")
+        assert all(len(json.dumps(h)) < 200 for h in reply["hits"])
+
+        structured = json.loads(
+            await ok(client, "search", {"query": "symbol:ConfigParser kind:class lang:python"})
+        )
+        assert [(h["path"], h["kind"]) for h in structured["hits"]] == [
+            ("src/config/parser.py", "class")
+        ]
+
+        found = json.loads(await ok(client, "find_symbol", {"name": "parse_config"}))
+        assert [(h["path"], h["symbol"]) for h in found["hits"]] == [
+            ("src/config/parser.py", "ConfigParser.parse_config")
+        ]
+        fuzzy = json.loads(await ok(client, "find_symbol", {"name": "retryUpload", "exact": False}))
+        assert fuzzy["hits"][0]["symbol"] == "retry_failed_upload"
+
+        code = await ok(client, "expand", {"handles": [top["id"]], "context_lines": 1})
+        assert code.startswith("index: complete")
+        assert " 5  def retry_failed_upload(upload, attempts=3, backoff=0.5):" in code
+        assert "12      raise RuntimeError" in code
+
+        related = json.loads(await ok(client, "related", {"target": top["id"], "k": 3}))
+        assert related["mode"] == "semantic" and len(related["hits"]) == 3
+
+        retry_file.write_text('"""Moved."""\n\n\n' + retry_file.read_text())
+        stale = await ok(client, "expand", {"handles": [top["id"]]})
+        assert "STALE" in stale and "changed since this handle was issued" in stale
+        fresh_id = re.search(r"fresh location: (\S+) src/uploads/retry.py:8-15", stale).group(1)
+        fresh = await ok(client, "expand", {"handles": [fresh_id]})
+        assert " 8  def retry_failed_upload(" in fresh
+
+        again = json.loads(await ok(client, "search", {"query": "retry_failed_upload", "k": 1}))
+        assert again["hits"][0]["id"].split(":")[1].startswith("8-15@")
+        status = json.loads(await ok(client, "index_status", {}))
+        assert status["files"] == 6 and status["index"]["generation"] == 2
+
+    session(server(sample_repo), body)
+
+
+BAD_CALLS = [
+    ("search", {}, "query: field required"),
+    ("search", {"query": "retry", "k": 100000}, "k: input should be less than or equal"),
+    ("search", {"query": "retry", "k": 0}, "k: input should be greater than"),
+    ("search", {"query": "retry", "mode": "magic"}, "mode: input should be"),
+    ("search", {"query": "retry", "max_tokens": 10**9}, "max_tokens: input should be"),
+    ("search", {"query": "!!!"}, "nothing searchable"),
+    ("search", {"query": "retry", "type": "everything"}, "type: input should be"),
+    ("expand", {"handles": ["99999:1-2@1"]}, "unknown handle"),
+    ("expand", {"handles": ["../../etc/passwd"]}, "outside the repository"),
+    ("expand", {"handles": ["/etc/passwd"]}, "outside the repository"),
+    ("expand", {"handles": [".env"]}, "not an indexed file"),
+    ("expand", {"handles": []}, "handles: list should have at least 1 item"),
+    ("expand", {"handles": ["src/app.py"], "context_lines": -3}, "context_lines:"),
+    ("related", {"target": "../../etc/passwd:1"}, "outside the repository"),
+    ("find_symbol", {"name": "..."}, "not a symbol name"),
+    ("no_such_tool", {}, "unknown tool"),
+]
+
+
+def test_bad_arguments_are_one_line_tool_errors(sample_repo: Path) -> None:
+    write_tree(sample_repo, {".env": "TOKEN=hunter2\n"})
+    Index(sample_repo).index(embed="deep")
+
+    async def body(client: Client) -> None:
+        for tool, arguments, message in BAD_CALLS:
+            failed, text = await call(client, tool, arguments)
+            assert failed, (tool, arguments)
+            assert message.lower() in text.lower(), text
+            assert "\n" not in text and "Traceback" not in text and "hunter2" not in text
+        # The session survives bad calls.
+        assert json.loads(await ok(client, "find_symbol", {"name": "main"}))["hits"]
+
+    session(server(sample_repo), body)
+
+
+def test_no_reply_exceeds_its_budget(tmp_path: Path) -> None:
+    body_lines = "\n".join(f"    total += step_{n}(value, {n})" for n in range(40))
+    files = {
+        f"pkg/module_{m}.py": "\n\n".join(
+            f"def handler_{m}_{f}(value):\n    total = 0\n{body_lines}\n    return total"
+            for f in range(12)
+        )
+        for m in range(40)
+    }
+    repo = write_tree(tmp_path / "wide", files)
+    git_init(repo)
+    Index(repo).index(embed="none")
+    everything = [f"pkg/module_{m}.py" for m in range(40)]
+
+    async def body(client: Client) -> None:
+        for budget in (200, 1000, 5000):
+            reply = await ok(
+                client,
+                "search",
+                {"query": "handler total value step", "k": 100, "max_tokens": budget},
+            )
+            assert estimate_tokens(reply) <= budget
+            if budget < 5000:
+                assert json.loads(reply)["omitted"] > 0
+        reply = await ok(client, "search", {"query": "handler total value step", "k": 100})
+        assert len(json.loads(reply)["hits"]) + json.loads(reply).get("omitted", 0) == 100
+        for budget in (300, 8000, MAX_REPLY_TOKENS):
+            code = await ok(
+                client,
+                "expand",
+                {"handles": everything, "context_lines": 200, "max_tokens": budget},
+            )
+            assert estimate_tokens(code) <= budget
+            assert "budget spent" in code or "-- cut:" in code
+
+    session(server(repo, "--embed", "none"), body)
+
+
+def test_tools_are_listed_while_the_first_build_runs(tmp_path: Path) -> None:
+    files = {
+        f"src/area_{a}/unit_{u}.py": f"def compute_{a}_{u}(x):\n    return x * {u}\n"
+        for a in range(60)
+        for u in range(60)
+    }
+    repo = write_tree(tmp_path / "large", files)
+    git_init(repo)
+
+    async def body(client: Client) -> None:
+        assert {t.name for t in (await client.list_tools()).tools} == TOOLS
+        status = json.loads(await ok(client, "index_status", {}))
+        assert status["index"]["state"] == "building"
+        await asyncio.sleep(2)  # the run's worker processes are up by now
+
+    before = worker_processes()
+    session(server(repo, "--embed", "none"), body)
+    deadline = time.monotonic() + 10
+    while worker_processes() - before and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not worker_processes() - before  # no worker outlives the server
+
+
+def worker_processes() -> set[int]:
+    """Live multiprocessing children of this test environment's interpreter."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if command[0].decode(errors="replace") == sys.executable and any(
+            b"multiprocessing" in part for part in command
+        ):
+            found.add(int(entry.name))
+    return found
+
+
+def test_streamable_http_on_loopback(sample_repo: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "sleuth.cli", "mcp", str(sample_repo)]
+    process = subprocess.Popen(
+        [*command, "--http", "--port", str(port), "--embed", "none"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with socket.socket() as attempt:
+                if attempt.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.2)
+
+        async def body(client: Client) -> None:
+            assert {t.name for t in (await client.list_tools()).tools} == TOOLS
+            reply = json.loads(await ok(client, "find_symbol", {"name": "startServer"}))
+            assert reply["hits"][0]["path"] == "web/server.js"
+
+        session(f"http://127.0.0.1:{port}/mcp", body)
+    finally:
+        process.terminate()
+        out, _ = process.communicate(timeout=30)
+    assert out == b""  # nothing on stdout
+
+
+def test_cli_mcp_bad_path_is_one_line(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "sleuth.cli", "mcp", str(tmp_path / "missing")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.startswith("error:") and "Traceback" not in proc.stderr
