@@ -171,3 +171,14 @@ def test_chunker_change_rechunks_but_keeps_vectors(sample_repo: Path) -> None:
     assert any("re-chunking" in n for n in report.notices)
     assert report.update.changed == 6
     assert report.embedded == 0  # same chunk texts: every vector comes from the cache
+
+
+def test_a_search_does_not_mark_an_old_chunking_as_current(sample_repo: Path) -> None:
+    index = Index(sample_repo)
+    index.index(embed="none")
+    _set_state(index, "chunker_version", "0")
+    Index(sample_repo).search("retry", mode="lexical")  # opens the index, re-chunks nothing
+    report = Index(sample_repo).index(embed="none")
+    assert any("re-chunking" in n for n in report.notices)
+    assert report.update.changed == 6
+    assert not any("re-chunking" in n for n in Index(sample_repo).index(embed="none").notices)

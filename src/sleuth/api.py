@@ -113,8 +113,9 @@ class Index:
         chunker = meta.get("chunker_version")
         if chunker != str(config.CHUNKER_VERSION) and meta.chunk_count():
             self.notices.append("chunking changed since this index was built: re-chunking")
-            self._rechunk = True
-        meta.set("chunker_version", config.CHUNKER_VERSION)
+            self._rechunk = True  # the version is stored once the re-chunking run ends
+        elif chunker != str(config.CHUNKER_VERSION):
+            meta.set("chunker_version", config.CHUNKER_VERSION)
         lexical, reset = LexicalStore.open_or_reset(self.layout.lexical)
         if reset:
             meta.set("lexical_dirty", 1)
@@ -169,7 +170,9 @@ class Index:
             assert self._lexical is not None
             full = full or self._rechunk
             update = Indexer(self.root, meta, self._lexical).update(progress, full=full)
-            self._rechunk = False
+            if self._rechunk:
+                meta.set("chunker_version", config.CHUNKER_VERSION)
+                self._rechunk = False
             report = IndexReport(update, notices=list(self.notices))
             if update.changed or update.removed or full or not self.layout.vectors.exists():
                 publish_vectors(meta, self.layout)
