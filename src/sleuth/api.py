@@ -15,6 +15,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -33,6 +34,9 @@ from .store.lexical import LexicalStore
 from .store.lock import FileLock
 from .store.meta import MetaStore, schema_version_of
 from .store.vectors import VectorStore
+
+if TYPE_CHECKING:
+    from .history import HistoryIndex, HistoryReport, HistoryResponse
 
 MODES = ("hybrid", "semantic", "lexical")
 EMBED_CHOICES = ("none", "background", "deep")
@@ -336,3 +340,18 @@ class Index:
             f.stat().st_size for f in self.layout.directory.rglob("*") if f.is_file()
         )
         return info
+
+    # -- history --------------------------------------------------------------------------
+    def history_index(self) -> HistoryIndex:
+        """The repository's commit history index (stores in .sleuth/history*)."""
+        from .history import HistoryIndex
+
+        return HistoryIndex(self.root, model_id=self.model_id)
+
+    def index_history(self, progress: Progress = _quiet, **options) -> HistoryReport:
+        """Index commits not indexed yet; see HistoryIndex.update for ``options``."""
+        return self.history_index().update(progress, **options)
+
+    def history(self, query: str, k: int = 10, **options) -> HistoryResponse:
+        """Commits matching ``query``: author, since, until, path, diff, mode as options."""
+        return self.history_index().search(query, k, **options)

@@ -17,6 +17,7 @@ from ..api import Index, check_query
 from ..benchmark import DEFAULT_CACHE
 from ..benchmark import run as run_benchmark
 from ..errors import IndexBusy, SleuthError
+from .history_output import print_commits
 from .output import print_results
 from .progress import ProgressBars
 
@@ -244,6 +245,76 @@ def bench(
 
 def out_console_print(line: str) -> None:
     out.print(line, markup=False)
+
+
+@app.command()
+def history(
+    query: Annotated[str, typer.Argument(help="Plain words or an identifier.")],
+    path: PathArg = Path("."),
+    k: Annotated[int, typer.Option("-k", "--top", min=1, max=1000, help="Results.")] = 10,
+    mode: Annotated[
+        Mode, typer.Option(help="Ranking: both tiers, vectors, or BM25.")
+    ] = Mode.hybrid,
+    author: Annotated[
+        str | None, typer.Option(help="Only commits whose author name or email contains this.")
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option(help="Only commits on or after: 2024-05-01, '3 weeks ago'.")
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option(help="Only commits on or before (a bare date includes the day).")
+    ] = None,
+    glob: Annotated[
+        str | None, typer.Option("--path", help="Only commits that changed a path matching GLOB.")
+    ] = None,
+    diff: Annotated[bool, typer.Option("--diff", help="Show the hunks that match.")] = False,
+    refresh: Annotated[bool, typer.Option(help="Index new commits first.")] = True,
+    full: Annotated[bool, typer.Option("--full", help="Re-index every commit first.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Search the git history: commit messages, changed paths and a digest of each diff."""
+    from ..history import HistoryIndex
+
+    check_query(query, k, mode.value)
+    history_index = HistoryIndex(path)
+    if refresh or full or not history_index.exists():
+        first = full or not history_index.exists()
+        if first and not as_json:
+            err.print("[dim]indexing the commit history (lexical tier first)[/]")
+        try:
+            with ProgressBars(err, enabled=first and not as_json and err.is_terminal) as bars:
+                report = history_index.update(
+                    bars, full=full, embed="none", lock_timeout=None if first else 0.5
+                )
+                seconds = report.pending / config.EMBED_ASSUMED_RATE
+                if report.pending and seconds <= config.FOREGROUND_EMBED_SECONDS:
+                    history_index.embed(bars)
+                elif report.pending:
+                    history_index.start_background_embedding()
+                    if first and not as_json:
+                        err.print(
+                            f"[dim]{report.pending:,} commits to embed (~{seconds:.0f} s): "
+                            "answering lexically now; embedding continues in the background[/]"
+                        )
+        except IndexBusy:
+            err.print("[dim]another process is indexing history: searching it as it is[/]")
+            report = None
+        notices = report.notices if report else []
+    else:
+        notices = []
+    response = history_index.search(
+        query, k, mode=mode.value, author=author, since=since, until=until, path=glob, diff=diff
+    )
+    response.notices = notices + response.notices
+    if as_json:
+        out.print_json(json.dumps(response.to_dict()))
+        return
+    for notice in response.notices:
+        err.print(f"[yellow]note:[/] {notice}")
+    if not response.results:
+        err.print(f"no commits for {query!r}: {response.reason or 'nothing matched'}")
+        raise typer.Exit(1)
+    print_commits(out, response)
 
 
 def run() -> None:
