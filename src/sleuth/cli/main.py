@@ -278,6 +278,7 @@ def history(
     check_query(query, k, mode.value)
     history_index = HistoryIndex(path)
     if refresh or full or not history_index.exists():
+        history_index.repo.state()  # not a repository, no commits: say so before anything
         first = full or not history_index.exists()
         if first and not as_json:
             err.print("[dim]indexing the commit history (lexical tier first)[/]")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import tempfile
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -26,6 +27,8 @@ class GitError(SleuthError):
 #: Marks the start of a commit header and the end of its message in our log format.
 _START, _SEP, _END = "\x1e", "\x1f", "\x1d"
 _FORMAT = f"--format={_START}%H{_SEP}%P{_SEP}%an{_SEP}%ae{_SEP}%at{_SEP}%aI{_SEP}%B{_END}"
+#: git reads all of --stdin before its first line of output: smaller runs answer sooner.
+SHAS_PER_PROCESS = 2_000
 _HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@ ?(.*)$")
 
 
@@ -75,6 +78,8 @@ class RepoState:
 class GitRepo:
     def __init__(self, root: Path) -> None:
         self.root = root
+        #: Commits the last read_commits() could not diff (read by message only).
+        self.undiffable: list[str] = []
 
     # -- plumbing -----------------------------------------------------------------------
     def _command(self, *args: str) -> list[str]:
@@ -135,44 +140,30 @@ class GitRepo:
 
     # -- reading commits ----------------------------------------------------------------
     def read_commits(self, shas: list[str]) -> Iterator[CommitRecord]:
-        """The given commits, in the given order, each with its bounded diff digest."""
-        if not shas:
-            return
-        command = self._command(
-            "log",
-            "--no-walk=unsorted",
-            "--stdin",
-            "--raw",
-            "-M",
-            "-p",
-            "-U0",
-            "--no-color",
-            "--no-ext-diff",
-            "--no-textconv",
-            "--encoding=UTF-8",
-            _FORMAT,
-        )
-        try:
-            proc = subprocess.Popen(
-                command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                env=_git_env(),
-                bufsize=1 << 20,
-            )
-        except FileNotFoundError as exc:
-            raise GitError("git is not installed: history search needs the git command") from exc
-        assert proc.stdin is not None and proc.stdout is not None
-        feeder = threading.Thread(target=_feed, args=(proc.stdin, shas), daemon=True)
-        feeder.start()
-        try:
-            yield from parse_log(proc.stdout)
-        finally:
-            proc.stdout.close()
-            proc.kill() if proc.poll() is None else None
-            proc.wait()
-            feeder.join(timeout=5)
+        """The given commits, in the given order, each with its bounded diff digest.
+
+        A commit git cannot diff (objects missing from a damaged or partial clone) is
+        read without its diff and listed in ``self.undiffable``; the walk goes on.
+        """
+        self.undiffable = []
+        for begin in range(0, len(shas), SHAS_PER_PROCESS):
+            yield from self._read_slice(shas[begin : begin + SHAS_PER_PROCESS])
+
+    def _read_slice(self, shas: list[str]) -> Iterator[CommitRecord]:
+        remaining = shas
+        while remaining:
+            run = _LogRun(self._command(*_LOG_ARGS, "-p", "-U0", "--raw", "-M"), remaining)
+            count = 0
+            for record in run:
+                count += 1
+                yield record
+            if run.error is None:
+                return
+            if count == 0:  # the first commit itself cannot be diffed: read it bare
+                self.undiffable.append(remaining[0])
+                yield from _LogRun(self._command(*_LOG_ARGS), remaining[:1])
+                count = 1
+            remaining = remaining[count:]
 
     def merge_files(self, shas: list[str]) -> dict[str, list[FileChange]]:
         """Files each merge commit changed against its first parent (no patch: cheap)."""
@@ -200,7 +191,7 @@ class GitRepo:
             raise GitError("git is not installed: history search needs the git command") from exc
         out: dict[str, list[FileChange]] = {}
         files: list[FileChange] = []
-        for line in proc.stdout.splitlines():
+        for line in proc.stdout.split("\n"):  # not splitlines(): it splits at \x1e too
             if line.startswith(_START):
                 files = out.setdefault(line[1:].strip(), [])
             elif line.startswith(":"):
@@ -228,6 +219,61 @@ def _git_env() -> dict[str, str]:
     env = dict(os.environ)
     env.update({"LC_ALL": "C", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"})
     return env
+
+
+_LOG_ARGS = (
+    "log",
+    "--no-walk=unsorted",
+    "--stdin",
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--encoding=UTF-8",
+    _FORMAT,
+)
+
+
+class _LogRun:
+    """One ``git log --stdin`` process over ``shas``, iterated as parsed commits.
+
+    After iteration ``error`` holds git's first error line when it failed part way.
+    """
+
+    def __init__(self, command: list[str], shas: list[str]) -> None:
+        self.command = command
+        self.shas = shas
+        self.error: str | None = None
+
+    def __iter__(self) -> Iterator[CommitRecord]:
+        with tempfile.TemporaryFile() as errors:
+            try:
+                proc = subprocess.Popen(
+                    self.command,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=errors,
+                    env=_git_env(),
+                    bufsize=1 << 20,
+                )
+            except FileNotFoundError as exc:
+                raise GitError("git is not installed: history search needs git") from exc
+            assert proc.stdin is not None and proc.stdout is not None
+            feeder = threading.Thread(target=_feed, args=(proc.stdin, self.shas), daemon=True)
+            feeder.start()
+            finished = False
+            try:
+                yield from parse_log(proc.stdout)
+                finished = True
+            finally:
+                proc.stdout.close()
+                if proc.poll() is None and not finished:
+                    proc.kill()
+                code = proc.wait()
+                feeder.join(timeout=5)
+            if code != 0:
+                errors.seek(0)
+                lines = errors.read().decode("utf-8", errors="replace").strip().splitlines()
+                self.error = lines[0] if lines else f"git log exited with {code}"
 
 
 def _feed(stream, shas: list[str]) -> None:

@@ -236,6 +236,11 @@ class HistoryIndex:
         lexical.commit()
         store.set("lexical_dirty", 0)
         report.new_commits = done
+        if self.repo.undiffable:
+            report.notices.append(
+                f"{len(self.repo.undiffable)} commits could not be diffed (objects missing from "
+                f"this clone, first {self.repo.undiffable[0][:10]}): indexed by message only"
+            )
         kept = [t for t in tips if t != state.head and not self.repo.is_ancestor(t, state.head)]
         store.set("tips", json.dumps([state.head, *kept][:MAX_TIPS]))
         store.set("shallow_marker", state.shallow_marker)

@@ -22,6 +22,8 @@ from .results import CommitResult, HistoryResponse, Hunk
 from .store import CommitRow, HistoryStore
 
 MAX_FILES_LISTED = 20
+#: A merge repeats its branch's commits: it ranks a little below the commit itself.
+MERGE_PRIOR = 0.9
 MAX_HUNKS = 3
 MAX_HUNK_LINES = 40
 
@@ -126,7 +128,14 @@ def run_search(
         response.reason = "no commit matches the query terms"
         return response
     rows = store.commits_by_id(scores)
-    ranked = sorted(rows.values(), key=lambda r: (-scores[r.id], -r.author_time))[:k]
+    for row in rows.values():
+        if len(row.parents) > 1:
+            scores[row.id] *= MERGE_PRIOR
+    relevant = [row for row in rows.values() if scores[row.id] > 0]
+    if not relevant:
+        response.reason = "no commit matches the query"
+        return response
+    ranked = sorted(relevant, key=lambda r: (-scores[r.id], -r.author_time))[:k]
     response.results = [_result(row, scores[row.id]) for row in ranked]
     return response
 
