@@ -36,6 +36,7 @@ from .store.meta import MetaStore, schema_version_of
 from .store.vectors import VectorStore
 
 if TYPE_CHECKING:
+    from .graph import Graph
     from .history import HistoryIndex, HistoryReport, HistoryResponse
 
 MODES = ("hybrid", "semantic", "lexical")
@@ -355,3 +356,25 @@ class Index:
     def history(self, query: str, k: int = 10, **options) -> HistoryResponse:
         """Commits matching ``query``: author, since, until, path, diff, mode as options."""
         return self.history_index().search(query, k, **options)
+
+    # -- graph ----------------------------------------------------------------------------
+    def graph(
+        self, type: str = "all", k: int = 5, threshold: float = 0.5, path: str | None = None
+    ) -> Graph:
+        """Similarity graph of files (``type`` all, code, docs or tests) from stored vectors.
+
+        Nothing is embedded here: files without vectors yet are left out and counted in
+        ``Graph.missing_vectors``.
+        """
+        from .graph import TYPES, build_graph
+
+        if type not in TYPES:
+            raise QueryError(f"type must be one of {', '.join(TYPES)}")
+        if k < 1:
+            raise QueryError("k must be at least 1")
+        if not -1.0 <= threshold <= 1.0:
+            raise QueryError("threshold is a cosine similarity: between -1 and 1")
+        if not self.exists():
+            raise SleuthError("there is no index yet: run `sleuth index --embed deep` first")
+        meta = self._open()
+        return build_graph(meta, str(self.root), self.model_id, type, k, threshold, path)

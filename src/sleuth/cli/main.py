@@ -318,6 +318,67 @@ def history(
     print_commits(out, response)
 
 
+class GraphType(StrEnum):
+    all = "all"
+    code = "code"
+    docs = "docs"
+    tests = "tests"
+
+
+class GraphFormat(StrEnum):
+    json = "json"
+    dot = "dot"
+    html = "html"
+
+
+@app.command()
+def graph(
+    path: PathArg = Path("."),
+    type_: Annotated[
+        GraphType, typer.Option("--type", help="Which files: all, code, docs or tests.")
+    ] = GraphType.all,
+    format_: Annotated[
+        GraphFormat, typer.Option("--format", help="json, dot, or a self-contained html page.")
+    ] = GraphFormat.html,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write here instead of stdout.")
+    ] = None,
+    k: Annotated[int, typer.Option("-k", min=1, max=100, help="Neighbours per file.")] = 5,
+    threshold: Annotated[
+        float, typer.Option(min=-1.0, max=1.0, help="Least cosine similarity for a link.")
+    ] = 0.5,
+    glob: Annotated[str | None, typer.Option("--path", help="Only paths matching GLOB.")] = None,
+) -> None:
+    """Similarity graph of files from the stored vectors (no re-embedding)."""
+    from ..graph import to_dot, to_html, to_json
+
+    index = Index(path)
+    built = index.graph(type_.value, k=k, threshold=threshold, path=glob)
+    if not built.nodes:
+        hint = (
+            f"{built.missing_vectors} files have no vectors yet: run `sleuth index --embed deep`"
+            if built.missing_vectors
+            else f"no {type_.value if type_ != GraphType.all else ''} files in the index".replace(
+                "  ", " "
+            )
+        )
+        _fail(f"nothing to draw: {hint}")
+    if built.missing_vectors:
+        err.print(
+            f"[yellow]note:[/] {built.missing_vectors} files have no vectors yet and are left "
+            "out (`sleuth index --embed deep` fills them in)"
+        )
+    render = {"json": to_json, "dot": to_dot, "html": to_html}[format_.value]
+    text = render(built)
+    if output is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return
+    output.write_text(text, encoding="utf-8")
+    err.print(
+        f"wrote {output} ({len(built.nodes)} files, {len(built.edges)} links, {format_.value})"
+    )
+
+
 def run() -> None:
     """Console entry point: one clear line and a non-zero exit instead of tracebacks."""
     try:
