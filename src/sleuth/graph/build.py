@@ -85,9 +85,13 @@ def file_vectors(
                 "size": size,
                 "rows": [],
                 "chunks": 0,
-                "preview": _preview(text),
+                "preview": "",
             }
         entry["chunks"] += 1
+        if entry["preview"].count("\n") < PREVIEW_LINES:
+            entry["preview"] = _preview(
+                entry["preview"] + ("\n\n" if entry["preview"] else "") + text
+            )
         if chunk_id in position:
             entry["rows"].append(position[chunk_id])
     facts = [f for f in files.values() if f["rows"]]
