@@ -276,3 +276,24 @@ def test_shallow_clone_is_indexed_with_a_notice_and_deepened_later(tmp_path):
     assert deeper.total_commits == 8
     assert deeper.new_commits == 8 - shallow_count
     assert not any(n.startswith("shallow clone") for n in deeper.notices)
+
+
+def test_missing_objects_keep_every_commit_searchable(tmp_path):
+    """A damaged or partial clone: git cannot diff some commits; the walk goes on."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    first = commit(root, "Add the cache", "Alice", "2024-01-01T00:00:00+00:00", {"c.py": "A=1\n"})
+    commit(root, "Grow the cache", "Bob", "2024-02-01T00:00:00+00:00", {"c.py": "A=2\n"})
+    last = commit(
+        root, "Add the scheduler", "Carol", "2024-03-01T00:00:00+00:00", {"s.py": "B=1\n"}
+    )
+    blob = git(root, "rev-parse", f"{first}:c.py").strip()
+    (root / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    report = HistoryIndex(root).update(embed="none")
+    assert report.total_commits == 3
+    assert any("could not be fully diffed" in n for n in report.notices)
+    history = HistoryIndex(root)
+    assert history.search("cache", 5, mode="lexical").results
+    top = history.search("scheduler", 1, mode="lexical").results[0]
+    assert top.sha == last and top.files == ["s.py"]

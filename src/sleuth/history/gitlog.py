@@ -149,17 +149,42 @@ class GitRepo:
         for begin in range(0, len(shas), SHAS_PER_PROCESS):
             yield from self._read_slice(shas[begin : begin + SHAS_PER_PROCESS])
 
+    def walk_commits(self, head: str, known_tips: list[str]) -> Iterator[CommitRecord]:
+        """Like read_commits(new_commits(...)), but streams from the first commit on.
+
+        git walks and diffs in one process, so the first commits arrive at once instead
+        of after the whole list is known (seconds on a 100k-commit history). If git
+        fails part way, the rest is listed and read one by one with read_commits().
+        """
+        walk = [a for a in _LOG_ARGS if a not in ("--no-walk=unsorted", "--stdin")]
+        command = self._command(*walk, *_DIFF_ARGS, head, *[f"^{t}" for t in known_tips])
+        run = _LogRun(command, [])
+        seen: list[str] = []
+        for record in run:
+            seen.append(record.sha)
+            yield record
+        self.undiffable = []
+        if run.error is not None:
+            self.undiffable.extend(seen[-1:])  # git may have died inside its diff
+            done = set(seen)
+            rest = [s for s in self.new_commits(head, known_tips) if s not in done]
+            failed = list(self.undiffable)
+            yield from self.read_commits(rest)
+            self.undiffable = failed + self.undiffable
+
     def _read_slice(self, shas: list[str]) -> Iterator[CommitRecord]:
         remaining = shas
         while remaining:
-            run = _LogRun(self._command(*_LOG_ARGS, "-p", "-U0", "--raw", "-M"), remaining)
+            run = _LogRun(self._command(*_LOG_ARGS, *_DIFF_ARGS), remaining)
             count = 0
             for record in run:
                 count += 1
                 yield record
             if run.error is None:
                 return
-            if count == 0:  # the first commit itself cannot be diffed: read it bare
+            if count:  # git may have died inside the diff of the last commit it printed
+                self.undiffable.append(remaining[count - 1])
+            else:  # the first commit itself cannot be diffed: read it bare
                 self.undiffable.append(remaining[0])
                 yield from _LogRun(self._command(*_LOG_ARGS), remaining[:1])
                 count = 1
@@ -221,6 +246,7 @@ def _git_env() -> dict[str, str]:
     return env
 
 
+_DIFF_ARGS = ("-p", "-U0", "--raw", "-M")
 _LOG_ARGS = (
     "log",
     "--no-walk=unsorted",

@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -214,32 +215,43 @@ class HistoryIndex:
         if store.get("shallow_marker", "") != state.shallow_marker:
             tips = []  # deepened or re-cloned: walk everything, known commits are skipped
         progress("history", 0, 0)
-        listed = self.repo.new_commits(state.head, tips)
-        known = store.known_shas() if listed else set()
-        todo = [sha for sha in listed if sha not in known]
-        progress("history", 0, len(todo))
+        if store.commit_count():  # resume or update: list what is missing, then read it
+            known = store.known_shas()
+            todo = [s for s in self.repo.new_commits(state.head, tips) if s not in known]
+            total = [len(todo)]
+            records = self.repo.read_commits(todo)
+        else:  # first run: stream at once; count in the background for the progress bar
+            total = []
+            counter = threading.Thread(
+                target=lambda: total.append(len(self.repo.new_commits(state.head, tips))),
+                daemon=True,
+            )
+            counter.start()
+            records = self.repo.walk_commits(state.head, tips)
+        progress("history", 0, total[0] if total else 0)
         batch: list[CommitRecord] = []
         last_commit = time.monotonic()
         done = 0
-        for record in self.repo.read_commits(todo):
+        for record in records:
             batch.append(record)
             if len(batch) >= BATCH_COMMITS:
                 done += self._write_batch(store, batch)
                 batch = []
-                progress("history", done, len(todo))
+                progress("history", done, max(total[0], done) if total else 0)
                 if time.monotonic() - last_commit >= config.LEXICAL_COMMIT_SECONDS:
                     lexical.commit()
                     store.set("lexical_dirty", 0)
                     last_commit = time.monotonic()
         done += self._write_batch(store, batch)
-        progress("history", done, len(todo))
+        progress("history", done, done)
         lexical.commit()
         store.set("lexical_dirty", 0)
         report.new_commits = done
         if self.repo.undiffable:
             report.notices.append(
-                f"{len(self.repo.undiffable)} commits could not be diffed (objects missing from "
-                f"this clone, first {self.repo.undiffable[0][:10]}): indexed by message only"
+                f"{len(self.repo.undiffable)} commits could not be fully diffed (objects "
+                f"missing from this clone, first {self.repo.undiffable[0][:10]}): their "
+                "messages are indexed, their diffs in part or not at all"
             )
         kept = [t for t in tips if t != state.head and not self.repo.is_ancestor(t, state.head)]
         store.set("tips", json.dumps([state.head, *kept][:MAX_TIPS]))
