@@ -297,3 +297,15 @@ def test_missing_objects_keep_every_commit_searchable(tmp_path):
     assert history.search("cache", 5, mode="lexical").results
     top = history.search("scheduler", 1, mode="lexical").results[0]
     assert top.sha == last and top.files == ["s.py"]
+
+
+def test_status_reports_history(history_repo):
+    root, _ = history_repo
+    Index(root).index(embed="none")
+    proc = run_cli("status", "--json", str(root))
+    assert proc.returncode == 0, proc.stderr
+    history = json.loads(proc.stdout)["history"]
+    assert history["commits"] == 8
+    assert history["embedded_fraction"] == 1.0
+    human = run_cli("status", str(root))
+    assert "history      8 commits, 100% with vectors" in human.stdout

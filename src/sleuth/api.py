@@ -78,6 +78,7 @@ class Index:
         self._embedder: Embedder | None = None
         self._write_lock = FileLock(self.layout.write_lock)
         self._rechunk = False
+        self._history: HistoryIndex | None = None
 
     # -- opening ------------------------------------------------------------------------
     def exists(self) -> bool:
@@ -136,6 +137,8 @@ class Index:
         if self._meta is not None:
             self._meta.close()
         self._meta = self._lexical = self._vectors = None
+        if self._history is not None:
+            self._history.close()
 
     @property
     def embedder(self) -> Embedder:
@@ -340,14 +343,19 @@ class Index:
         info["size_bytes"] = sum(
             f.stat().st_size for f in self.layout.directory.rglob("*") if f.is_file()
         )
+        history = self.history_index()
+        if history.exists():
+            info["history"] = history.status()
         return info
 
     # -- history --------------------------------------------------------------------------
     def history_index(self) -> HistoryIndex:
         """The repository's commit history index (stores in .sleuth/history*)."""
-        from .history import HistoryIndex
+        if self._history is None:
+            from .history import HistoryIndex
 
-        return HistoryIndex(self.root, model_id=self.model_id)
+            self._history = HistoryIndex(self.root, model_id=self.model_id)
+        return self._history
 
     def index_history(self, progress: Progress = _quiet, **options) -> HistoryReport:
         """Index commits not indexed yet; see HistoryIndex.update for ``options``."""

@@ -202,6 +202,15 @@ def status(path: PathArg = Path("."), as_json: JsonOpt = False) -> None:
     if pid:
         out.print(f"  background   embedding (pid {pid})")
     out.print(f"  size         {info['size_bytes'] / 1e6:.1f} MB")
+    history = info.get("history")
+    if history:
+        line = (
+            f"  history      {history['commits']:,} commits, "
+            f"{history['embedded_fraction']:.0%} with vectors"
+        )
+        if history["background_embedder_pid"]:
+            line += f" (embedding, pid {history['background_embedder_pid']})"
+        out.print(line)
     if info["skipped"]:
         out.print("  skipped      " + ", ".join(f"{r} {n}" for r, n in info["skipped"].items()))
 
@@ -285,7 +294,7 @@ def history(
         try:
             with ProgressBars(err, enabled=first and not as_json and err.is_terminal) as bars:
                 report = history_index.update(
-                    bars, full=full, embed="none", lock_timeout=None if first else 0.5
+                    bars, full=full, embed="none", lock_timeout=600.0 if first else 0.5
                 )
                 seconds = report.pending / config.EMBED_ASSUMED_RATE
                 if report.pending and seconds <= config.FOREGROUND_EMBED_SECONDS:
