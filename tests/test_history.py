@@ -309,3 +309,16 @@ def test_status_reports_history(history_repo):
     assert history["embedded_fraction"] == 1.0
     human = run_cli("status", str(root))
     assert "history      8 commits, 100% with vectors" in human.stdout
+
+
+def test_an_older_history_format_is_rebuilt_with_a_notice(tmp_path):
+    root = tmp_path / "repo"
+    build_history_repo(root)
+    history = HistoryIndex(root)
+    history.update(embed="none")
+    history._open().set("schema_version", 0)
+    history.close()
+    fresh = HistoryIndex(root)
+    report = fresh.update(embed="none")
+    assert "history index format changed: rebuilding it" in report.notices
+    assert report.new_commits == 8 and report.total_commits == 8

@@ -46,7 +46,7 @@ EMBED_BATCH_COMMITS = 64
 PUBLISH_EVERY_SECONDS = 5.0
 #: Branch tips remembered, so switching branches only walks what is new.
 MAX_TIPS = 20
-HISTORY_SCHEMA_VERSION = 1
+HISTORY_SCHEMA_VERSION = 2
 
 
 @dataclass

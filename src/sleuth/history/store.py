@@ -7,6 +7,7 @@ without touching the code index, and the code index's schema stays as it is.
 from __future__ import annotations
 
 import sqlite3
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,9 +30,7 @@ CREATE TABLE IF NOT EXISTS commits (
     date TEXT NOT NULL,
     subject TEXT NOT NULL,
     body TEXT NOT NULL,
-    digest TEXT NOT NULL,
-    added_ids TEXT NOT NULL,
-    removed_ids TEXT NOT NULL,
+    detail BLOB NOT NULL,  -- zlib: digest, added and removed identifiers (see _pack)
     hash TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS commits_time ON commits(author_time);
@@ -45,7 +44,6 @@ CREATE TABLE IF NOT EXISTS commit_files (
     removed INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS commit_files_commit ON commit_files(commit_id);
-CREATE INDEX IF NOT EXISTS commit_files_path ON commit_files(path);
 CREATE TABLE IF NOT EXISTS embeddings (hash TEXT PRIMARY KEY, vector BLOB NOT NULL);
 """
 
@@ -73,15 +71,25 @@ class CommitRow:
 
 
 _COLUMNS = (
-    "id, sha, parents, author_name, author_email, author_time, date, subject, body,"
-    " digest, added_ids, removed_ids, hash"
+    "id, sha, parents, author_name, author_email, author_time, date, subject, body, detail, hash"
 )
 
 
+def _pack(digest: str, added: list[str], removed: list[str]) -> bytes:
+    """The digest and identifier lists, compressed: about 40% of their size on rails."""
+    return zlib.compress("\x00".join([digest, " ".join(added), " ".join(removed)]).encode(), 6)
+
+
+def _unpack(blob: bytes) -> tuple[str, list[str], list[str]]:
+    digest, added, removed = zlib.decompress(blob).decode().split("\x00")
+    return digest, added.split(), removed.split()
+
+
 def _row(r: tuple) -> CommitRow:
+    digest, added, removed = _unpack(r[9])
     return CommitRow(
-        r[0], r[1], r[2].split(), r[3], r[4], r[5], r[6], r[7], r[8], r[9],
-        r[10].split(), r[11].split(), r[12],
+        r[0], r[1], r[2].split(), r[3], r[4], r[5], r[6], r[7], r[8], digest, added, removed,
+        r[10],
     )  # fmt: skip
 
 
@@ -121,8 +129,8 @@ class HistoryStore:
         """Insert one commit with its files; None when it is already stored."""
         row = self.db.execute(
             "INSERT OR IGNORE INTO commits(sha, parents, author_name, author_email,"
-            " author_time, date, subject, body, digest, added_ids, removed_ids, hash)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id",
+            " author_time, date, subject, body, detail, hash)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id",
             (
                 record.sha,
                 " ".join(record.parents),
@@ -132,9 +140,7 @@ class HistoryStore:
                 record.date,
                 record.subject,
                 record.body,
-                record.digest,
-                " ".join(record.added_identifiers),
-                " ".join(record.removed_identifiers),
+                _pack(record.digest, record.added_identifiers, record.removed_identifiers),
                 text_hash,
             ),
         ).fetchone()
