@@ -215,18 +215,19 @@ class HistoryStore:
         where = " AND ".join(clauses) or "1"
         ids = {r[0] for r in self.db.execute(f"SELECT id FROM commits WHERE {where}", args)}
         if paths is not None:
-            touching: set[int] = set()
-            for begin in range(0, len(paths), 900):
-                part = paths[begin : begin + 900]
-                marks = ",".join("?" * len(part))
-                touching.update(
-                    r[0]
-                    for r in self.db.execute(
-                        f"SELECT commit_id FROM commit_files WHERE path IN ({marks})"
-                        f" OR old_path IN ({marks})",
-                        part + part,
-                    )
+            # One scan of commit_files against a temporary table of the wanted paths.
+            self.db.execute("CREATE TEMP TABLE IF NOT EXISTS wanted_paths (path TEXT PRIMARY KEY)")
+            self.db.execute("DELETE FROM wanted_paths")
+            self.db.executemany(
+                "INSERT OR IGNORE INTO wanted_paths(path) VALUES (?)", [(p,) for p in paths]
+            )
+            touching = {
+                r[0]
+                for r in self.db.execute(
+                    "SELECT DISTINCT commit_id FROM commit_files"
+                    " WHERE path IN wanted_paths OR old_path IN wanted_paths"
                 )
+            }
             ids &= touching
         return ids
 
