@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -322,3 +323,26 @@ def test_an_older_history_format_is_rebuilt_with_a_notice(tmp_path):
     report = fresh.update(embed="none")
     assert "history index format changed: rebuilding it" in report.notices
     assert report.new_commits == 8 and report.total_commits == 8
+
+
+def test_progress_and_background_embedding(tmp_path):
+    root = tmp_path / "repo"
+    build_history_repo(root)
+    calls: list[tuple[str, int, int]] = []
+
+    def progress(phase: str, done: int, total: int, note: str = "") -> None:
+        calls.append((phase, done, total))
+
+    history = HistoryIndex(root)
+    report = history.update(progress, embed="background")
+    assert calls[-1] == ("history", 8, 8)
+    assert report.pending == 8 and report.background
+    deadline = time.monotonic() + 120
+    while history._open().pending_count() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert history._open().pending_count() == 0
+    while history.background_embedder_pid() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    response = history.search("exponential backoff for uploads", 1)
+    assert response.mode == "hybrid" and response.embedded_fraction == 1.0
+    assert response.results[0].subject.startswith("Retry failed uploads")
