@@ -216,8 +216,9 @@ class HistoryIndex:
             tips = []  # deepened or re-cloned: walk everything, known commits are skipped
         progress("history", 0, 0)
         if store.commit_count():  # resume or update: list what is missing, then read it
-            known = store.known_shas()
-            todo = [s for s in self.repo.new_commits(state.head, tips) if s not in known]
+            listed = self.repo.new_commits(state.head, tips)
+            known = store.known_shas(listed) if listed else set()
+            todo = [s for s in listed if s not in known]
             total = [len(todo)]
             records = self.repo.read_commits(todo)
         else:  # first run: stream at once; count in the background for the progress bar

@@ -122,8 +122,17 @@ class HistoryStore:
         self.db.execute("INSERT OR REPLACE INTO state(key, value) VALUES (?, ?)", (key, str(value)))
 
     # -- writing ------------------------------------------------------------------------
-    def known_shas(self) -> set[str]:
-        return {r[0] for r in self.db.execute("SELECT sha FROM commits")}
+    def known_shas(self, among: list[str] | None = None) -> set[str]:
+        """Stored shas (only those of ``among`` when given: cheap for short lists)."""
+        if among is None or len(among) > 20_000:
+            return {r[0] for r in self.db.execute("SELECT sha FROM commits")}
+        found: set[str] = set()
+        for begin in range(0, len(among), 900):
+            part = among[begin : begin + 900]
+            marks = ",".join("?" * len(part))
+            rows = self.db.execute(f"SELECT sha FROM commits WHERE sha IN ({marks})", part)
+            found.update(r[0] for r in rows)
+        return found
 
     def add_commit(self, record: CommitRecord, text_hash: str) -> int | None:
         """Insert one commit with its files; None when it is already stored."""
