@@ -346,3 +346,11 @@ def test_progress_and_background_embedding(tmp_path):
     response = history.search("exponential backoff for uploads", 1)
     assert response.mode == "hybrid" and response.embedded_fraction == 1.0
     assert response.results[0].subject.startswith("Retry failed uploads")
+
+
+def test_cli_no_match_exits_1_with_the_reason(history_repo):
+    root, _ = history_repo
+    proc = run_cli("history", "upload", str(root), "--author", "nobody-here")
+    assert proc.returncode == 1
+    assert "no commits for 'upload': no commit passes the filters" in proc.stderr
+    assert proc.stdout == ""
