@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,21 @@ def test_root_is_git_root_or_the_path_itself(tmp_path: Path) -> None:
         find_root(tmp_path / "missing")
     with pytest.raises(PathError):
         find_root(tmp_path / "plain" / "d.py")
+
+
+def test_git_pointer_file_of_a_worktree_is_not_indexed(tmp_path: Path) -> None:
+    main = tmp_path / "main"
+    write_tree(main, {"a.py": "x = 1\n"})
+    git_init(main)
+    subprocess.run(["git", "-C", str(main), "add", "-A"], check=True)
+    subprocess.run(
+        ["git", "-C", str(main), "-c", "user.name=A", "-c", "user.email=a@b", "commit", "-qm", "x"],
+        check=True,
+    )
+    other = tmp_path / "other"
+    subprocess.run(["git", "-C", str(main), "worktree", "add", "-q", str(other)], check=True)
+    assert (other / ".git").is_file()
+    assert find_root(other / "") == other
+    found, skipped = _walk(other)
+    assert found == {"a.py"}
+    assert ".git" not in skipped

@@ -17,6 +17,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -40,6 +41,10 @@ from .store.lock import FileLock
 from .store.meta import ChunkRow, DefinitionRow, FileRow, MetaStore, schema_version_of
 from .store.vectors import VectorStore, graph_path
 from .tokens import query_terms, split_identifier
+
+if TYPE_CHECKING:
+    from .graph import Graph
+    from .history import HistoryIndex, HistoryReport, HistoryResponse
 
 MODES = ("hybrid", "semantic", "lexical")
 EMBED_CHOICES = ("none", "background", "deep")
@@ -80,6 +85,7 @@ class Index:
         self._embedder: Embedder | None = None
         self._write_lock = FileLock(self.layout.write_lock)
         self._rechunk = False
+        self._history: HistoryIndex | None = None
 
     # -- opening ------------------------------------------------------------------------
     def exists(self) -> bool:
@@ -140,6 +146,8 @@ class Index:
         if self._meta is not None:
             self._meta.close()
         self._meta = self._lexical = self._vectors = None
+        if self._history is not None:
+            self._history.close()
 
     @property
     def embedder(self) -> Embedder:
@@ -348,6 +356,9 @@ class Index:
         info["size_bytes"] = sum(
             f.stat().st_size for f in self.layout.directory.rglob("*") if f.is_file()
         )
+        history = self.history_index()
+        if history.exists():
+            info["history"] = history.status()
         return info
 
     # -- agents: generations, freshness, structured queries, symbols, handles -----------
@@ -881,6 +892,45 @@ class Index:
         if not response.results:
             response.reason = "no similar chunk found" + (" in that category" if category else "")
         return response
+
+    # -- history --------------------------------------------------------------------------
+    def history_index(self) -> HistoryIndex:
+        """The repository's commit history index (stores in .sleuth/history*)."""
+        if self._history is None:
+            from .history import HistoryIndex
+
+            self._history = HistoryIndex(self.root, model_id=self.model_id)
+        return self._history
+
+    def index_history(self, progress: Progress = _quiet, **options) -> HistoryReport:
+        """Index commits not indexed yet; see HistoryIndex.update for ``options``."""
+        return self.history_index().update(progress, **options)
+
+    def history(self, query: str, k: int = 10, **options) -> HistoryResponse:
+        """Commits matching ``query``: author, since, until, path, diff, mode as options."""
+        return self.history_index().search(query, k, **options)
+
+    # -- graph ----------------------------------------------------------------------------
+    def graph(
+        self, type: str = "all", k: int = 5, threshold: float = 0.5, path: str | None = None
+    ) -> Graph:
+        """Similarity graph of files (``type`` all, code, docs or tests) from stored vectors.
+
+        Nothing is embedded here: files without vectors yet are left out and counted in
+        ``Graph.missing_vectors``.
+        """
+        from .graph import TYPES, build_graph
+
+        if type not in TYPES:
+            raise QueryError(f"type must be one of {', '.join(TYPES)}")
+        if k < 1:
+            raise QueryError("k must be at least 1")
+        if not -1.0 <= threshold <= 1.0:
+            raise QueryError("threshold is a cosine similarity: between -1 and 1")
+        if not self.exists():
+            raise SleuthError("there is no index yet: run `sleuth index --embed deep` first")
+        meta = self._open()
+        return build_graph(meta, str(self.root), self.model_id, type, k, threshold, path)
 
 
 def _overlaps(result: Result, other: Result) -> bool:

@@ -359,7 +359,8 @@ def _walk_dir(directory: Path, rel_dir: str, rules: _Rules) -> Iterator[FoundFil
 def _skip_reason(name: str, rel: str, rules: _Rules) -> str | None:
     if sensitive(rel):
         return "secret"
-    if name in (".gitignore", ".sleuthignore", ".gitattributes"):
+    # ".git" is a file (a pointer to the git directory) in worktrees and submodules.
+    if name in (".gitignore", ".sleuthignore", ".gitattributes", ".git"):
         return "ignored"
     if rules.ignored(rel, False):
         return "ignored"

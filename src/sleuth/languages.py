@@ -113,6 +113,7 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "scala": ("tree_sitter_scala", "language"),
     "bash": ("tree_sitter_bash", "language"),
     "markdown": ("tree_sitter_markdown", "language"),
+    "rst": ("tree_sitter_rst", "language"),
     "haskell": ("tree_sitter_haskell", "language"),
     "lua": ("tree_sitter_lua", "language"),
     "zig": ("tree_sitter_zig", "language"),

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from . import config
 from .chunking import Chunk, Definition, chunk_text
+from .chunking.adr import is_adr, mark_adr
 from .discover import content_skip_reason
 from .languages import language_for
 from .tokens import code_terms, code_terms_text, split_identifier
@@ -119,6 +120,8 @@ def prepare_file(
         return record
     record.language = language_for(path)
     record.chunks, record.definitions = chunk_text(record.language, text)
+    if is_adr(path, record.language):
+        mark_adr(record.chunks)
     record.chunk_hashes = [content_hash(embed_text(path, c)) for c in record.chunks]
     words = path_terms(path)
     record.lexical = [lexical_fields(path, c.text, c.symbols, words) for c in record.chunks]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..languages import parser_for
 from .base import Chunk, Definition
 from .markdown import markdown_chunks
+from .rst import rst_chunks
 from .treesitter import treesitter_chunks
 from .windows import window_chunks
 
@@ -21,6 +22,8 @@ def chunk_text(language: str, text: str) -> tuple[list[Chunk], list[Definition]]
         try:
             if language == "markdown":
                 return markdown_chunks(parser, text), []
+            if language == "rst":
+                return rst_chunks(parser, text), []
             return treesitter_chunks(parser, language, text)
         except (ValueError, RecursionError, UnicodeError):
             pass

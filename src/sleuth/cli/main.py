@@ -17,6 +17,7 @@ from ..api import Index, check_query
 from ..benchmark import DEFAULT_CACHE
 from ..benchmark import run as run_benchmark
 from ..errors import IndexBusy, SleuthError
+from .history_output import print_commits
 from .mcp_command import mcp as mcp_command
 from .output import print_results
 from .progress import ProgressBars
@@ -202,6 +203,15 @@ def status(path: PathArg = Path("."), as_json: JsonOpt = False) -> None:
     if pid:
         out.print(f"  background   embedding (pid {pid})")
     out.print(f"  size         {info['size_bytes'] / 1e6:.1f} MB")
+    history = info.get("history")
+    if history:
+        line = (
+            f"  history      {history['commits']:,} commits, "
+            f"{history['embedded_fraction']:.0%} with vectors"
+        )
+        if history["background_embedder_pid"]:
+            line += f" (embedding, pid {history['background_embedder_pid']})"
+        out.print(line)
     if info["skipped"]:
         out.print("  skipped      " + ", ".join(f"{r} {n}" for r, n in info["skipped"].items()))
 
@@ -280,6 +290,138 @@ def related(
         err.print(f"nothing related to {target}: {response.reason or 'no match'}")
         raise typer.Exit(1)
     print_results(out, response)
+
+
+@app.command()
+def history(
+    query: Annotated[str, typer.Argument(help="Plain words or an identifier.")],
+    path: PathArg = Path("."),
+    k: Annotated[int, typer.Option("-k", "--top", min=1, max=1000, help="Results.")] = 10,
+    mode: Annotated[
+        Mode, typer.Option(help="Ranking: both tiers, vectors, or BM25.")
+    ] = Mode.hybrid,
+    author: Annotated[
+        str | None, typer.Option(help="Only commits whose author name or email contains this.")
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option(help="Only commits on or after: 2024-05-01, '3 weeks ago'.")
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option(help="Only commits on or before (a bare date includes the day).")
+    ] = None,
+    glob: Annotated[
+        str | None, typer.Option("--path", help="Only commits that changed a path matching GLOB.")
+    ] = None,
+    diff: Annotated[bool, typer.Option("--diff", help="Show the hunks that match.")] = False,
+    refresh: Annotated[bool, typer.Option(help="Index new commits first.")] = True,
+    full: Annotated[bool, typer.Option("--full", help="Re-index every commit first.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Search the git history: commit messages, changed paths and a digest of each diff."""
+    from ..history import HistoryIndex
+
+    check_query(query, k, mode.value)
+    history_index = HistoryIndex(path)
+    if refresh or full or not history_index.exists():
+        history_index.repo.state()  # not a repository, no commits: say so before anything
+        first = full or not history_index.exists()
+        if first and not as_json:
+            err.print("[dim]indexing the commit history (lexical tier first)[/]")
+        try:
+            with ProgressBars(err, enabled=first and not as_json and err.is_terminal) as bars:
+                report = history_index.update(
+                    bars, full=full, embed="none", lock_timeout=600.0 if first else 0.5
+                )
+                seconds = report.pending / config.EMBED_ASSUMED_RATE
+                if report.pending and seconds <= config.FOREGROUND_EMBED_SECONDS:
+                    history_index.embed(bars)
+                elif report.pending:
+                    history_index.start_background_embedding()
+                    if first and not as_json:
+                        err.print(
+                            f"[dim]{report.pending:,} commits to embed (~{seconds:.0f} s): "
+                            "answering lexically now; embedding continues in the background[/]"
+                        )
+        except IndexBusy:
+            err.print("[dim]another process is indexing history: searching it as it is[/]")
+            report = None
+        notices = report.notices if report else []
+    else:
+        notices = []
+    response = history_index.search(
+        query, k, mode=mode.value, author=author, since=since, until=until, path=glob, diff=diff
+    )
+    response.notices = notices + response.notices
+    if as_json:
+        out.print_json(json.dumps(response.to_dict()))
+        return
+    for notice in response.notices:
+        err.print(f"[yellow]note:[/] {notice}")
+    if not response.results:
+        err.print(f"no commits for {query!r}: {response.reason or 'nothing matched'}")
+        raise typer.Exit(1)
+    print_commits(out, response)
+
+
+class GraphType(StrEnum):
+    all = "all"
+    code = "code"
+    docs = "docs"
+    tests = "tests"
+
+
+class GraphFormat(StrEnum):
+    json = "json"
+    dot = "dot"
+    html = "html"
+
+
+@app.command()
+def graph(
+    path: PathArg = Path("."),
+    type_: Annotated[
+        GraphType, typer.Option("--type", help="Which files: all, code, docs or tests.")
+    ] = GraphType.all,
+    format_: Annotated[
+        GraphFormat, typer.Option("--format", help="json, dot, or a self-contained html page.")
+    ] = GraphFormat.html,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write here instead of stdout.")
+    ] = None,
+    k: Annotated[int, typer.Option("-k", min=1, max=100, help="Neighbours per file.")] = 5,
+    threshold: Annotated[
+        float, typer.Option(min=-1.0, max=1.0, help="Least cosine similarity for a link.")
+    ] = 0.5,
+    glob: Annotated[str | None, typer.Option("--path", help="Only paths matching GLOB.")] = None,
+) -> None:
+    """Similarity graph of files from the stored vectors (no re-embedding)."""
+    from ..graph import to_dot, to_html, to_json
+
+    index = Index(path)
+    built = index.graph(type_.value, k=k, threshold=threshold, path=glob)
+    if not built.nodes:
+        hint = (
+            f"{built.missing_vectors} files have no vectors yet: run `sleuth index --embed deep`"
+            if built.missing_vectors
+            else f"no {type_.value if type_ != GraphType.all else ''} files in the index".replace(
+                "  ", " "
+            )
+        )
+        _fail(f"nothing to draw: {hint}")
+    if built.missing_vectors:
+        err.print(
+            f"[yellow]note:[/] {built.missing_vectors} files have no vectors yet and are left "
+            "out (`sleuth index --embed deep` fills them in)"
+        )
+    render = {"json": to_json, "dot": to_dot, "html": to_html}[format_.value]
+    text = render(built)
+    if output is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return
+    output.write_text(text, encoding="utf-8")
+    err.print(
+        f"wrote {output} ({len(built.nodes)} files, {len(built.edges)} links, {format_.value})"
+    )
 
 
 def run() -> None:

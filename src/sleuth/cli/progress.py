@@ -14,7 +14,13 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-LABELS = {"scan": "scanning files", "index": "indexing files", "embed": "embedding chunks"}
+LABELS = {
+    "scan": "scanning files",
+    "index": "indexing files",
+    "embed": "embedding chunks",
+    "history": "reading commits",
+    "history-embed": "embedding commits",
+}
 
 
 class ProgressBars:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ..tokens import identifiers_in, query_terms
 
 _TEST_WORDS = re.compile(r"\b(tests?|testing|spec|specs|fixtures?|unit ?tests?)\b", re.I)
-_DOC_WORDS = re.compile(r"\b(docs?|documentation|readme|guide|tutorial|adr|changelog)\b", re.I)
+_DOC_WORDS = re.compile(r"\b(docs?|documentation|readme|guide|tutorial|adrs?|changelog)\b", re.I)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,63 @@
+"""reStructuredText by headings: one chunk per section, titled by its heading path.
+
+tree-sitter-rst finds the section titles (and so ignores look-alikes inside literal
+blocks) but does not nest them: reST has no fixed heading levels, a level is the order in
+which each adornment style (underline character, with or without overline) first appears.
+"""
+
+from __future__ import annotations
+
+import tree_sitter
+
+from .. import config
+from .base import Chunk
+from .windows import window_chunks
+
+
+def _headings(tree: tree_sitter.Tree, lines: list[str]) -> list[tuple[int, str, str]]:
+    """(first row, title, adornment style) of every section title, in order."""
+    found = []
+    for node in tree.root_node.named_children:
+        if node.type != "section":
+            continue
+        title = next((c for c in node.named_children if c.type == "title"), None)
+        if title is None:
+            continue
+        text = (title.text or b"").decode("utf-8", errors="replace").strip()
+        row = title.start_point.row
+        under = lines[row + 1].strip()[:1] if row + 1 < len(lines) else ""
+        over = node.start_point.row < row
+        found.append((node.start_point.row, text, f"{under}{'^' if over else ''}"))
+    return found
+
+
+def rst_chunks(parser: tree_sitter.Parser, text: str) -> list[Chunk]:
+    lines = text.split("\n")
+    headings = _headings(parser.parse(text.encode("utf-8")), lines)
+    levels: dict[str, int] = {}
+    chunks: list[Chunk] = []
+    first = headings[0][0] if headings else len(lines)
+    if "".join(lines[:first]).strip():
+        chunks.extend(window_chunks(lines[:first], 1, size=config.CHUNK_MAX_LINES, overlap=0,
+                                    kind="block"))  # fmt: skip
+    path: list[str] = []
+    for position, (start, title, style) in enumerate(headings):
+        level = levels.setdefault(style, len(levels))
+        path = [*path[:level], title]
+        end = headings[position + 1][0] if position + 1 < len(headings) else len(lines)
+        own = lines[start:end]
+        if not "".join(own).strip():
+            continue
+        for chunk in window_chunks(
+            own,
+            start + 1,
+            size=config.CHUNK_MAX_LINES,
+            overlap=0,
+            kind="section",
+            symbol=title,
+            parent=" > ".join(path[:-1]),
+        ):
+            chunk.signature = title
+            chunk.symbols = [title]
+            chunks.append(chunk)
+    return chunks
