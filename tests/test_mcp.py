@@ -21,7 +21,7 @@ from sleuth.handles import MAX_REPLY_TOKENS, estimate_tokens
 
 from .conftest import git_init, write_tree
 
-TOOLS = {"search", "find_symbol", "expand", "related", "index_status", "reindex"}
+TOOLS = {"search", "find_symbol", "expand", "related", "history", "index_status", "reindex"}
 
 
 def server(repo: Path, *options: str) -> StdioServerParameters:
@@ -266,3 +266,38 @@ def test_cli_mcp_bad_path_is_one_line(tmp_path: Path) -> None:
     )
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr.startswith("error:") and "Traceback" not in proc.stderr
+
+
+def test_history_tool_finds_the_commit_and_filters_by_author(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"app.py": "def upload():\n    return 1\n"})
+    git_init(tmp_path)
+
+    def commit(message: str, author: str, text: str) -> None:
+        (tmp_path / "app.py").write_text(text)
+        subprocess.run(["git", "-C", str(tmp_path), "add", "-A"], check=True)
+        identity = ["-c", f"user.name={author}", "-c", f"user.email={author}@example.org"]
+        subprocess.run(
+            ["git", "-C", str(tmp_path), *identity, "commit", "-qm", message], check=True
+        )
+
+    commit("Add the upload entry point", "ann", "def upload():\n    return 1\n")
+    commit(
+        "Retry failed uploads with exponential backoff",
+        "bob",
+        "def upload():\n    return retry_with_backoff(send)\n",
+    )
+
+    async def body(client: Client) -> None:
+        reply = json.loads(
+            await ok(client, "history", {"query": "when did uploads get retries", "k": 3})
+        )
+        assert reply["commits"][0]["subject"] == "Retry failed uploads with exponential backoff"
+        assert reply["commits"][0]["files"] == ["app.py"]
+        only_ann = json.loads(
+            await ok(client, "history", {"query": "upload", "author": "ann", "k": 3})
+        )
+        assert [c["author"] for c in only_ann["commits"]] == ["ann"]
+        failed, text = await call(client, "history", {"query": "x", "since": "not a date"})
+        assert failed and "\n" not in text.strip()
+
+    session(server(tmp_path, "--embed", "none"), body)

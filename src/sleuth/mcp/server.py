@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -19,7 +19,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field, ValidationError
 
 from .. import __version__
-from ..errors import SleuthError
+from ..errors import IndexBusy, SleuthError
 from ..handles import MAX_REPLY_TOKENS, estimate_tokens
 from .workspace import Workspace
 
@@ -285,6 +285,48 @@ def build_server(root: Path, embed: str = "background") -> MCPServer:
                 head["reason"] = response.reason
             hits = [h.to_dict() for h in index.handles(response.results)]
             return pack_reply(head, "hits", hits, max_tokens)
+
+        return answer(work)
+
+    @server.tool(structured_output=False)
+    def history(
+        query: Annotated[str, Field(description="What changed, in plain words or identifiers.")],
+        k: K = 10,
+        author: Annotated[
+            str | None, Field(description="Only commits whose author name or email has this.")
+        ] = None,
+        since: Annotated[
+            str | None, Field(description="On or after: 2024-05-01 or '3 weeks ago'.")
+        ] = None,
+        until: Annotated[str | None, Field(description="On or before this date.")] = None,
+        path: Annotated[
+            str | None, Field(description="Only commits that changed a path matching this glob.")
+        ] = None,
+        diff: Annotated[bool, Field(description="Include the hunks that match best.")] = False,
+        max_tokens: Budget = 2000,
+    ) -> str:
+        """Search the git history: when and why code changed (message, paths, diff digest).
+
+        New commits are indexed first (lexically; vectors follow in the background).
+        """
+
+        def work() -> str:
+            index = workspace.index
+            with suppress(IndexBusy):  # another process is indexing history: search it as is
+                index.index_history(embed=workspace.embed, lock_timeout=0.5)
+            response = index.history(
+                query, k, author=author, since=since, until=until, path=path, diff=diff
+            )
+            head: dict[str, Any] = {
+                "mode": response.mode,
+                "commits_indexed": response.commits_indexed,
+            }
+            if response.notices:
+                head["notices"] = response.notices
+            if response.reason:
+                head["reason"] = response.reason
+            commits = [c.to_dict() for c in response.results]
+            return pack_reply(head, "commits", commits, max_tokens)
 
         return answer(work)
 
