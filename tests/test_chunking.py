@@ -41,6 +41,18 @@ CASES = [
         },
     ),
     (
+        "javascript",
+        "app.set = function set(key, value) {\n  this.settings[key] = value;\n};\n"
+        "Router.prototype.route = function route(path) {\n  return path;\n};\n",
+        {("app.set", "function", ""), ("Router.route", "function", "")},
+    ),
+    (
+        "typescript",
+        "export const ZodObject: Ctor<ZodObject> = make('ZodObject', (inst) => {\n"
+        "  inst.shape = {};\n});\nconst limit = 3;\n",
+        {("ZodObject", "constant", "")},
+    ),
+    (
         "tsx",
         "interface Props { label: string }\n"
         "export const Button = (p: Props) => <button>{p.label}</button>;\n",
@@ -228,3 +240,21 @@ def test_unknown_text_uses_overlapping_windows() -> None:
 )
 def test_language_by_path(path: str, language: str) -> None:
     assert language_for(path) == language
+
+
+def test_a_one_line_value_is_no_definition() -> None:
+    _, definitions = chunk_text("javascript", "const debug = require('debug');\nlet n = 1;\n")
+    assert definitions == []
+
+
+def test_a_doc_comment_joins_its_definition_across_one_blank_line() -> None:
+    filler = "\n".join(f"  step{i}();" for i in range(8))
+    source = (
+        f"function first() {{\n{filler}\n}}\n\n"
+        "/**\n * Assign `setting` to `val`.\n *\n * @param {String} setting\n */\n\n"
+        f"app.set = function set(setting, val) {{\n{filler}\n}};\n"
+    )
+    chunks, _ = chunk_text("javascript", source)
+    holder = next(c for c in chunks if c.symbol == "app.set")
+    assert holder.text.startswith("/**")
+    assert not any(c.kind == "block" for c in chunks)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 from functools import cache
 from pathlib import PurePosixPath
 
@@ -129,6 +130,22 @@ def language_for(path: str) -> str:
     if p.name in FILENAMES:
         return FILENAMES[p.name]
     return EXTENSIONS.get(p.suffix.lower(), "text")
+
+
+_CPP_IN_HEADER = re.compile(
+    r"^\s*(template\s*<|namespace\s+[\w:]+\s*\{|class\s+\w+\s*(final\s*)?[:{]"
+    r"|(public|private|protected)\s*:)",
+    re.M,
+)
+
+
+def language_of(path: str, text: str) -> str:
+    """``language_for``, refined by content: a ``.h`` header written in C++ (templates,
+    namespaces, classes) is C++, so its classes and methods are found (fmt, abseil)."""
+    language = language_for(path)
+    if language == "c" and path.endswith(".h") and _CPP_IN_HEADER.search(text):
+        return "cpp"
+    return language
 
 
 @cache

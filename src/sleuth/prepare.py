@@ -15,7 +15,7 @@ from . import config
 from .chunking import Chunk, Definition, chunk_text
 from .chunking.adr import is_adr, mark_adr
 from .discover import content_skip_reason
-from .languages import language_for
+from .languages import language_for, language_of
 from .tokens import code_terms, code_terms_text, split_identifier
 
 
@@ -118,7 +118,7 @@ def prepare_file(
     if text is None:
         record.skip_reason = "binary"
         return record
-    record.language = language_for(path)
+    record.language = language_of(path, text)
     record.chunks, record.definitions = chunk_text(record.language, text)
     if is_adr(path, record.language):
         mark_adr(record.chunks)

@@ -189,6 +189,39 @@ _JS_FUNCTION_VALUES = frozenset(
 )
 
 
+def _js_declaration(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """``const f = () => ...``, ``const C = class ...``, and any top-level value spanning
+    lines (``export const ZodObject = $constructor(...)``, config objects): in modern
+    JS/TS these are the definitions a reader looks for."""
+    for declarator in node.named_children:
+        value = declarator.child_by_field_name("value")
+        if value is None:
+            continue
+        name = _text(declarator.child_by_field_name("name"))
+        if value.type in _JS_FUNCTION_VALUES:
+            return "function", name, node
+        if value.type == "class":
+            return "class", name, node
+        top_level = node.parent is not None and node.parent.type in ("program", "export_statement")
+        if top_level and value.end_point.row > value.start_point.row:
+            return "constant", name, node
+    return None
+
+
+def _js_assignment(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """CommonJS-style definitions: ``app.set = function set(...)``, ``exports.x = ...``,
+    ``Foo.prototype.bar = function ...``; named by the assigned path (``app.set``)."""
+    assignment = node.named_children[0] if node.named_children else None
+    if assignment is None or assignment.type != "assignment_expression":
+        return None
+    right = assignment.child_by_field_name("right")
+    left = assignment.child_by_field_name("left")
+    if right is None or left is None or right.type not in (*_JS_FUNCTION_VALUES, "class"):
+        return None
+    name = _text(left).replace(".prototype.", ".").replace(" ", "")
+    return ("class" if right.type == "class" else "function"), name[:120], node
+
+
 @dataclass
 class _Def:
     kind: str
@@ -225,8 +258,10 @@ def _name_of(node: tree_sitter.Node) -> str:
             if inner is not None:
                 name = inner
                 break
-    text = _text(name).strip()
-    return text.split("(")[0].split("\n")[0][:120]
+    text = _text(name).strip().split("(")[0].split("\n")[0]
+    if not text.startswith("operator"):
+        text = text.split("<")[0].strip()  # formatter<T, Char> specialises formatter
+    return text[:120]
 
 
 def _end_row(node: tree_sitter.Node) -> int:
@@ -270,13 +305,11 @@ class _Chunker:
             "lexical_declaration",
             "variable_declaration",
         ):
-            for declarator in node.named_children:
-                value = declarator.child_by_field_name("value")
-                if value is not None and value.type in _JS_FUNCTION_VALUES:
-                    return "function", _text(declarator.child_by_field_name("name")), node
-                if value is not None and value.type == "class":
-                    return "class", _text(declarator.child_by_field_name("name")), node
-            return None
+            return _js_declaration(node)
+        if self.language in ("javascript", "typescript", "tsx") and node.type == (
+            "expression_statement"
+        ):
+            return _js_assignment(node)
         if self.language == "elixir" and node.type == "call":
             return self._elixir_definition(node)
         return None
@@ -350,7 +383,12 @@ class _Chunker:
     def _leading_comment_start(node: tree_sitter.Node) -> int:
         start = node.start_point.row
         sibling = node.prev_named_sibling
-        while sibling is not None and "comment" in sibling.type and _end_row(sibling) >= start - 1:
+        while sibling is not None and "comment" in sibling.type:
+            # A doc comment (/** ... */) belongs to the definition after it even across
+            # one blank line, as JSDoc and Javadoc are often written; others must touch.
+            gap = 2 if _text(sibling).startswith("/**") else 1
+            if _end_row(sibling) < start - gap:
+                break
             start = sibling.start_point.row
             sibling = sibling.prev_named_sibling
         return start
@@ -457,10 +495,11 @@ class _Chunker:
 
 
 _FUNCTION_KINDS = frozenset({"function", "method", "macro"})
+_JS_EXTRA = ("lexical_declaration", "variable_declaration", "expression_statement")
 _EXTRA_CANDIDATES = {
-    "javascript": ("lexical_declaration", "variable_declaration"),
-    "typescript": ("lexical_declaration", "variable_declaration"),
-    "tsx": ("lexical_declaration", "variable_declaration"),
+    "javascript": _JS_EXTRA,
+    "typescript": _JS_EXTRA,
+    "tsx": _JS_EXTRA,
     "elixir": ("call",),
 }
 
