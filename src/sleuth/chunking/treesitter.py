@@ -210,13 +210,16 @@ def _js_declaration(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node]
 
 def _js_assignment(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """CommonJS-style definitions: ``app.set = function set(...)``, ``exports.x = ...``,
-    ``Foo.prototype.bar = function ...``; named by the assigned path (``app.set``)."""
+    ``Foo.prototype.bar = function ...``, ``inst.parse = (data) => ...``; named by the
+    assigned path as code calls it (``app.set``, ``Foo.bar``, ``inst.parse``)."""
     assignment = node.named_children[0] if node.named_children else None
     if assignment is None or assignment.type != "assignment_expression":
         return None
     right = assignment.child_by_field_name("right")
     left = assignment.child_by_field_name("left")
     if right is None or left is None or right.type not in (*_JS_FUNCTION_VALUES, "class"):
+        return None
+    if left.type != "member_expression":
         return None
     name = _text(left).replace(".prototype.", ".").replace(" ", "")
     return ("class" if right.type == "class" else "function"), name[:120], node
@@ -464,9 +467,11 @@ class _Chunker:
                     end - start + 1 < config.CHUNK_MIN_LINES
                     or prev[1] - prev[0] + 1 < config.CHUNK_MIN_LINES
                 )
+                # siblings, or a container's own lines next to one of its members
+                related = prev[4] == parent or (name and prev[4] == name) or prev[3] == parent
                 if (
                     tiny
-                    and prev[4] == parent
+                    and related
                     and start - prev[1] <= 2
                     and end - prev[0] + 1 <= config.CHUNK_MAX_LINES
                 ):
