@@ -8,7 +8,8 @@ import pytest
 
 from sleuth import Index, QueryError
 from sleuth.embedding.runner import publish_vectors
-from sleuth.store.meta import MetaStore
+from sleuth.search.rank import Scored, merge_and_cut, path_matches
+from sleuth.store.meta import ChunkRow, MetaStore
 
 
 def test_exact_identifier_puts_its_definition_first(embedded_repo: Path) -> None:
@@ -147,3 +148,57 @@ def test_a_file_named_by_the_query_ranks_first(tmp_path: Path) -> None:
 def test_import_blocks_rank_below_the_code_they_import(tmp_path: Path) -> None:
     results = Index(_ranking_repo(tmp_path)).search("render invoice pdf", mode="lexical").results
     assert results[0].path == "app/billing/export.py"
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    Index(root).index(embed="none")
+    return root
+
+
+def test_a_query_about_testing_still_prefers_source(tmp_path: Path) -> None:
+    """ "test files" in a test runner's query is its subject, not a request for tests."""
+    root = _write(
+        tmp_path,
+        {
+            "runner/discovery.py": "def collect(folder):\n"
+            '    """Collect the test files below folder: test_*.py."""\n'
+            "    return sorted(folder.glob('test_*.py'))\n",
+            "tests/test_discovery.py": "def test_empty_folder(tmp_path):\n"
+            "    # no test files collected in an empty folder\n"
+            "    assert collect(tmp_path) == []\n",
+        },
+    )
+    index = Index(root)
+    top = index.search("how test files are collected", mode="lexical").results[0]
+    assert top.path == "runner/discovery.py"
+    asked = index.search("tests for collecting test files", mode="lexical").results[0]
+    assert asked.path == "tests/test_discovery.py"
+
+
+def test_a_huge_file_does_not_win_by_its_number_of_chunks() -> None:
+    """Only a file's best few further hits count as evidence for it (rank.SIGNALS)."""
+
+    def hit(chunk_id: int, path: str, line: int, score: float) -> Scored:
+        row = ChunkRow(chunk_id, path, "python", line, line + 4, "function", "", "", "", "", "", "")
+        return Scored(row, score)
+
+    small = [hit(1, "pkg/palette.py", 1, 0.9)]
+    huge = [hit(2, "pkg/helpers.py", 1, 0.8)]
+    huge += [hit(3 + i, "pkg/helpers.py", 10 + 10 * i, 0.15) for i in range(40)]
+    top = merge_and_cut(small + huge, 10)
+    assert [r.row.path for r in top[:2]] == ["pkg/palette.py", "pkg/helpers.py"]
+
+
+def test_query_words_name_files_and_folders() -> None:
+    """The file-name and folder priors see file stems, the folder of mod.rs / index.ts,
+    the folders above, word variants (writes / Writers), and not "test" in a test file."""
+    terms = ("writes", "html")
+    assert path_matches(terms, "Writers/HTML.hs") == (True, True)
+    assert path_matches(terms, "Readers/HTML.hs") == (True, False)
+    assert path_matches(("path", "extractor"), "extract/path/mod.rs") == (True, True)
+    assert path_matches(("test", "files"), "tests/test_discovery.py") == (False, False)
+    assert path_matches(("test", "run"), "node/test-run.ts") == (True, False)

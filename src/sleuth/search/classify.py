@@ -7,7 +7,15 @@ from dataclasses import dataclass
 
 from ..tokens import identifiers_in, query_terms
 
-_TEST_WORDS = re.compile(r"\b(tests?|testing|spec|specs|fixtures?|unit ?tests?)\b", re.I)
+#: A query asks for test code when tests are its object ("tests for retry", "unit tests",
+#: "where is parse tested"), not when it is about testing ("how test files are run" in a
+#: test runner's repository, where every query says "test").
+_TEST_WORDS = re.compile(
+    r"\b(tests?|specs?)\s+(for|of|on|covering|that|which)\b|\b(unit|integration|e2e|"
+    r"regression|end-to-end)[ -]tests?\b|\btest (cases?|coverage)\b|\btested\b"
+    r"|\bfixtures?\b|^\s*(tests|specs)\b|\b(tests|specs)\s*$",
+    re.I,
+)
 _DOC_WORDS = re.compile(r"\b(docs?|documentation|readme|guide|tutorial|adrs?|changelog)\b", re.I)
 
 

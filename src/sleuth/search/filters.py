@@ -9,7 +9,8 @@ from fnmatch import fnmatchcase
 from ..languages import DOC_LANGUAGES
 
 _TEST_PATH = re.compile(
-    r"(^|/)(tests?|__tests__|spec|specs|testing|test_?utils?)/|(^|/)test_[^/]*$"
+    r"(^|/)(tests?|__tests__|spec|specs|testing|test_?utils?)/"
+    r"|(^|/)test_[^/]*\.(py|c|cc|cpp|rb|lua|dart|php)$"  # not lib/test_functions.bash
     r"|_test\.[^/]+$|\.(test|spec)\.[^/]+$|(^|/)[^/]*Tests?\.[^/]+$|_spec\.[^/]+$"
 )
 

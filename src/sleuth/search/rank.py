@@ -27,11 +27,12 @@ _AUXILIARY_PATH = re.compile(r"(^|/)(examples?|samples?|benchmarks?|bench|demo|d
 PRIORS = {
     "definition": 1.6,  # the chunk defines a symbol the query names
     "tests": 0.7,  # test files, unless the query asks about tests
-    "docs": 0.8,  # prose, unless the query asks about docs
+    "docs": 0.6,  # prose, unless the query asks about docs
     "asked_for": 1.3,  # tests or docs when the query asks for them
     "auxiliary": 0.85,  # examples, benchmarks
     "generated": 0.6,
     "file_name": 1.5,  # a query word names the file (retry.py, lock.lua, Options.hs)
+    "folder_name": 1.2,  # a query word names a folder of the path (Writers/HTML.hs)
     "imports": 0.6,  # a block of import / use / require lines names things, defines none
 }
 
@@ -46,7 +47,10 @@ SIGNALS: dict[str, bool | float | str] = {
     "same_file_penalty": 0.7,
     # The best hit of a file gains this share of its file's other hits' scores: a file
     # where many chunks match is more likely the one asked about.
-    "file_evidence": 0.05,
+    "file_evidence": 0.1,
+    # Only a file's best few further hits count as evidence: a huge file (a 4,000-line
+    # header) otherwise wins every query by the sheer number of its chunks. 0: all count.
+    "evidence_hits": 5,
 }
 
 
@@ -109,9 +113,12 @@ def _reciprocal_ranks(scores: dict[int, float], k: int = 60) -> dict[int, float]
 
 
 def apply_priors(
-    plan: QueryPlan, scored: list[Scored], definitions: dict[str, list[tuple[str, int, int]]]
+    plan: QueryPlan,
+    scored: list[Scored],
+    definitions: dict[str, list[tuple[str, int, int]]],
 ) -> None:
     names = plan.symbol_names
+    terms = tuple(plan.terms)
     for item in scored:
         row = item.row
         factor = 1.0
@@ -124,8 +131,11 @@ def apply_priors(
             factor *= PRIORS["asked_for"] if plan.wants_docs else PRIORS["docs"]
         if row.kind == "block" and mostly_imports(row.id, row.text):
             factor *= PRIORS["imports"]
-        if _names_file(plan.terms, row.path):
+        in_file, in_folder = path_matches(terms, row.path)
+        if in_file:
             factor *= PRIORS["file_name"]
+        if in_folder:
+            factor *= PRIORS["folder_name"]
         if _GENERATED_PATH.search(row.path):
             factor *= PRIORS["generated"]
         elif _AUXILIARY_PATH.search(row.path) and category == "code":
@@ -133,18 +143,25 @@ def apply_priors(
         item.score *= factor
 
 
+_TEST_MARKERS = frozenset({"test", "tests", "spec", "specs", "testing"})
 #: File names that say nothing: the folder names the module instead (axum/extract/mod.rs).
 _GENERIC_STEMS = frozenset({"mod", "index", "init", "__init__", "main", "lib", "default"})
 
 
 @lru_cache(maxsize=65_536)
-def file_words(path: str) -> frozenset[str]:
-    """Words of a file's name (or of its folder's, for mod.rs, index.ts, __init__.py)."""
+def path_words(path: str) -> tuple[frozenset[str], frozenset[str]]:
+    """Words of a file's name (or of its folder's, for mod.rs, index.ts, __init__.py),
+    and words of the folders above it."""
     parts = path.split("/")
+    folders = parts[:-1]
     stem = parts[-1].split(".")[0]
-    if stem.lower() in _GENERIC_STEMS and len(parts) > 1:
-        stem = parts[-2]
-    return frozenset(w for w in split_identifier(stem) if len(w) > 1)
+    if stem.lower() in _GENERIC_STEMS and folders:
+        stem = folders.pop()
+    # In a test file, "test" and "spec" mark the kind of file, not its subject.
+    skip = _TEST_MARKERS if category_of(path, "") == "tests" else frozenset()
+    name = frozenset(w for w in split_identifier(stem) if len(w) > 1 and w not in skip)
+    above = {w for f in folders for w in split_identifier(f) if len(w) > 1 and w not in skip}
+    return name, frozenset(above - name)
 
 
 def _same_word(a: str, b: str) -> bool:
@@ -156,9 +173,13 @@ def _same_word(a: str, b: str) -> bool:
     return shared >= 4 and shared >= 0.75 * shorter
 
 
-def _names_file(terms: list[str], path: str) -> bool:
-    words = file_words(path)
-    return any(_same_word(term, word) for term in terms for word in words)
+@lru_cache(maxsize=65_536)
+def path_matches(terms: tuple[str, ...], path: str) -> tuple[bool, bool]:
+    """Whether a query term names the file, and whether one names a folder above it."""
+    name, above = path_words(path)
+    in_name = any(_same_word(term, word) for term in terms for word in name)
+    in_folder = any(_same_word(term, word) for term in terms for word in above)
+    return in_name, in_folder
 
 
 _IMPORT_LINE = re.compile(
@@ -194,6 +215,7 @@ def diversify(scored: list[Scored]) -> None:
     keep = 1.0 - float(SIGNALS["same_file_penalty"])
     share = float(SIGNALS["file_evidence"])
     scored.sort(key=lambda s: -s.score)
+    cap = int(SIGNALS["evidence_hits"]) or len(scored)
     best: dict[str, Scored] = {}
     rest: dict[str, float] = {}
     seen: dict[str, int] = {}
@@ -203,7 +225,7 @@ def diversify(scored: list[Scored]) -> None:
         seen[path] = before + 1
         if before == 0:
             best[path] = item
-        else:
+        elif before <= cap:
             rest[path] = rest.get(path, 0.0) + item.score
         item.score *= keep**before
     if share:
