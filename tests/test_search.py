@@ -202,3 +202,22 @@ def test_query_words_name_files_and_folders() -> None:
     assert path_matches(("path", "extractor"), "extract/path/mod.rs") == (True, True)
     assert path_matches(("test", "files"), "tests/test_discovery.py") == (False, False)
     assert path_matches(("test", "run"), "node/test-run.ts") == (True, False)
+
+
+def test_the_definition_in_the_query_case_comes_first(tmp_path: Path) -> None:
+    """`Command` asks for the class, not the `command` decorator that builds one."""
+    root = _write(
+        tmp_path,
+        {
+            "cli/decorators.py": "def command(name=None):\n"
+            '    """Make a Command from a function: command(name) -> Command."""\n'
+            "    return lambda f: Command(name or f.__name__, f)\n",
+            "cli/core.py": "class Command:\n"
+            '    """A command line entry point."""\n\n'
+            "    def __init__(self, name, callback):\n"
+            "        self.name, self.callback = name, callback\n",
+        },
+    )
+    for query in ("Command", "command"):
+        top = Index(root).search(query, mode="lexical").results[0]
+        assert top.symbol == query, query

@@ -31,6 +31,14 @@ class QueryPlan:
     wants_docs: bool
 
     @property
+    def exact_names(self) -> frozenset[str]:
+        """The names as written: ``Command`` is not ``command``."""
+        names = set(self.identifiers)
+        if self.kind == "identifier":
+            names.update(self.text.split())
+        return frozenset(names)
+
+    @property
     def symbol_names(self) -> set[str]:
         """Lowercased names the query may be asking the definition of."""
         names = {n.lower() for n in self.identifiers}

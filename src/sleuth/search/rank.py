@@ -26,6 +26,7 @@ _AUXILIARY_PATH = re.compile(r"(^|/)(examples?|samples?|benchmarks?|bench|demo|d
 #: Multipliers; each is switched off in the ablation of docs/benchmarks.md.
 PRIORS = {
     "definition": 1.6,  # the chunk defines a symbol the query names
+    "exact_case": 1.3,  # ... with the query's very case: class Command over def command
     "tests": 0.7,  # test files, unless the query asks about tests
     "docs": 0.6,  # prose, unless the query asks about docs
     "asked_for": 1.3,  # tests or docs when the query asks for them
@@ -118,12 +119,15 @@ def apply_priors(
     definitions: dict[str, list[tuple[str, int, int]]],
 ) -> None:
     names = plan.symbol_names
+    exact = plan.exact_names
     terms = tuple(plan.terms)
     for item in scored:
         row = item.row
         factor = 1.0
         if names and _defines(row, names, definitions):
             factor *= PRIORS["definition"]
+            if row.symbol in exact or not exact.isdisjoint(row.symbols.split()):
+                factor *= PRIORS["exact_case"]
         category = category_of(row.path, row.language)
         if category == "tests":
             factor *= PRIORS["asked_for"] if plan.wants_tests else PRIORS["tests"]
