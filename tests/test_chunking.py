@@ -6,7 +6,7 @@ import pytest
 
 from sleuth import config
 from sleuth.chunking import chunk_text
-from sleuth.languages import language_for
+from sleuth.languages import language_for, language_of
 
 # (language, source, expected definitions as (name, kind, parent))
 CASES = [
@@ -258,3 +258,18 @@ def test_a_doc_comment_joins_its_definition_across_one_blank_line() -> None:
     holder = next(c for c in chunks if c.symbol == "app.set")
     assert holder.text.startswith("/**")
     assert not any(c.kind == "block" for c in chunks)
+
+
+def test_a_cpp_header_is_read_as_cpp() -> None:
+    cpp = "namespace fmt {\ntemplate <typename T> class basic_args {\n public:\n  int n;\n};\n}\n"
+    c = "struct Curl_easy {\n  int magic;\n};\nvoid Curl_close(struct Curl_easy *data);\n"
+    assert language_of("include/fmt/base.h", cpp) == "cpp"
+    assert language_of("lib/urldata.h", c) == "c"
+    _, definitions = chunk_text(language_of("base.h", cpp), cpp)
+    assert ("basic_args", "class") in {(d.name, d.kind) for d in definitions}
+
+
+def test_a_template_specialisation_is_named_without_its_arguments() -> None:
+    source = "template <typename T>\nstruct formatter<T, char> {\n  int parse();\n};\n"
+    _, definitions = chunk_text("cpp", source)
+    assert "formatter" in {d.name for d in definitions}
