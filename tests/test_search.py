@@ -188,7 +188,7 @@ def test_a_huge_file_does_not_win_by_its_number_of_chunks() -> None:
 
     small = [hit(1, "pkg/palette.py", 1, 0.9)]
     huge = [hit(2, "pkg/helpers.py", 1, 0.8)]
-    huge += [hit(3 + i, "pkg/helpers.py", 10 + 10 * i, 0.15) for i in range(40)]
+    huge += [hit(3 + i, "pkg/helpers.py", 10 + 10 * i, 0.05) for i in range(40)]
     top = merge_and_cut(small + huge, 10)
     assert [r.row.path for r in top[:2]] == ["pkg/palette.py", "pkg/helpers.py"]
 
@@ -202,6 +202,8 @@ def test_query_words_name_files_and_folders() -> None:
     assert path_matches(("path", "extractor"), "extract/path/mod.rs") == (True, True)
     assert path_matches(("test", "files"), "tests/test_discovery.py") == (False, False)
     assert path_matches(("test", "run"), "node/test-run.ts") == (True, False)
+    # a word that names the file does not name its folder too
+    assert path_matches(("routes",), "phoenix/router/route.ex") == (True, False)
 
 
 def test_the_definition_in_the_query_case_comes_first(tmp_path: Path) -> None:

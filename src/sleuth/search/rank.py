@@ -49,9 +49,9 @@ SIGNALS: dict[str, bool | float | str] = {
     # The best hit of a file gains this share of its file's other hits' scores: a file
     # where many chunks match is more likely the one asked about.
     "file_evidence": 0.1,
-    # Only a file's best few further hits count as evidence: a huge file (a 4,000-line
+    # Only a file's best 10 further hits count as evidence: a huge file (a 4,000-line
     # header) otherwise wins every query by the sheer number of its chunks. 0: all count.
-    "evidence_hits": 5,
+    "evidence_hits": 10,
 }
 
 
@@ -126,7 +126,7 @@ def apply_priors(
         factor = 1.0
         if names and _defines(row, names, definitions):
             factor *= PRIORS["definition"]
-            if row.symbol in exact or not exact.isdisjoint(row.symbols.split()):
+            if _last_part(row.symbol) in exact or not exact.isdisjoint(row.symbols.split()):
                 factor *= PRIORS["exact_case"]
         category = category_of(row.path, row.language)
         if category == "tests":
@@ -177,13 +177,21 @@ def _same_word(a: str, b: str) -> bool:
     return shared >= 4 and shared >= 0.75 * shorter
 
 
+@lru_cache(maxsize=262_144)
+def names_file(term: str, path: str) -> bool:
+    return any(_same_word(term, word) for word in path_words(path)[0])
+
+
 @lru_cache(maxsize=65_536)
 def path_matches(terms: tuple[str, ...], path: str) -> tuple[bool, bool]:
-    """Whether a query term names the file, and whether one names a folder above it."""
-    name, above = path_words(path)
-    in_name = any(_same_word(term, word) for term in terms for word in name)
-    in_folder = any(_same_word(term, word) for term in terms for word in above)
-    return in_name, in_folder
+    """Whether a query term names the file, and whether another names a folder above it
+    (a word already naming the file adds nothing: router/route.ex for "routes")."""
+    above = path_words(path)[1]
+    naming = [term for term in terms if names_file(term, path)]
+    in_folder = any(
+        _same_word(term, word) for term in terms if term not in naming for word in above
+    )
+    return bool(naming), in_folder
 
 
 _IMPORT_LINE = re.compile(
@@ -204,8 +212,14 @@ def mostly_imports(chunk_id: int, text: str) -> bool:
     return imports >= 0.6 * len(code)
 
 
+def _last_part(name: str) -> str:
+    return re.split(r"\.|::", name)[-1]
+
+
 def _defines(row: ChunkRow, names: set[str], definitions: dict) -> bool:
-    if row.symbol.lower() in names:
+    symbol = row.symbol.lower()
+    # qualified definitions answer for their last part: defmodule Phoenix.Router, Router
+    if symbol in names or _last_part(symbol) in names:
         return True
     for name in names:
         for path, start, _end in definitions.get(name, ()):
