@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import config
-from .discover import find_root
+from .discover import PathRules, find_root
 from .embedding import DEFAULT_MODEL_ID, Embedder, load_embedder
 from .embedding.runner import embed_pending, pending_count, publish_vectors
 from .errors import IndexBusy, IndexCorrupt, PathError, QueryError, SleuthError
@@ -182,10 +183,64 @@ class Index:
                 meta.set("chunker_version", config.CHUNKER_VERSION)
                 self._rechunk = False
             report = IndexReport(update, notices=list(self.notices))
-            if update.changed or update.removed or full or not self.layout.vectors.exists():
-                publish_vectors(meta, self.layout)
-            if update.changed or update.removed or full:
-                self._bump_generation(meta)
+            self._publish(meta, update, full)
+        return self._after_update(report, meta, embed, progress)
+
+    def update_paths(
+        self,
+        paths: Iterable[str | os.PathLike[str]],
+        embed: str = "background",
+        lock_timeout: float | None = 600.0,
+        rules: PathRules | None = None,
+    ) -> IndexReport:
+        """Bring only these files or folders up to date (a watcher's batch of events).
+
+        Paths are absolute or relative to the root; those outside it are ignored. Only
+        the given paths are stat'ed and read, so the cost follows the batch, not the
+        repository. Falls back to a full ``index`` when there is no index yet or the
+        chunker changed.
+        """
+        if embed not in EMBED_CHOICES:
+            raise SleuthError(f"--embed must be one of {', '.join(EMBED_CHOICES)}")
+        relative = self._relative_paths(paths)
+        if self.exists():
+            self._open()  # notes a chunker change in self._rechunk
+        if not self.exists() or self._rechunk:
+            return self.index(embed=embed, lock_timeout=lock_timeout)
+        with self._write_lock.hold(lock_timeout):
+            meta = self._open()
+            assert self._lexical is not None
+            update = Indexer(self.root, meta, self._lexical).update_paths(relative, rules)
+            report = IndexReport(update, notices=list(self.notices))
+            self._publish(meta, update, False)
+        return self._after_update(report, meta, embed, _quiet)
+
+    def _relative_paths(self, paths: Iterable[str | os.PathLike[str]]) -> list[str]:
+        root = self.root.resolve()
+        out: list[str] = []
+        for raw in paths:
+            path = Path(raw)
+            path = path if path.is_absolute() else root / path
+            # resolve only the parent: the file itself may be gone or a symlink
+            parent = path.parent.resolve()
+            if not parent.is_relative_to(root):
+                continue
+            full = parent / path.name
+            if full == root:
+                continue
+            out.append(full.relative_to(root).as_posix())
+        return out
+
+    def _publish(self, meta: MetaStore, update: UpdateReport, full: bool) -> None:
+        """After a run (write lock held): vectors follow SQLite; the generation moves."""
+        if update.changed or update.removed or full or not self.layout.vectors.exists():
+            publish_vectors(meta, self.layout)
+        if update.changed or update.removed or full:
+            self._bump_generation(meta)
+
+    def _after_update(
+        self, report: IndexReport, meta: MetaStore, embed: str, progress: Progress
+    ) -> IndexReport:
         if embed == "deep":
             report.embedded = self.embed(progress)
         report.pending = pending_count(meta)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import config
-from .discover import FoundFile, Skipped, walk
+from .discover import FoundFile, PathRules, Skipped, walk
 from .prepare import PreparedFile, lexical_fields, prepare_batch
 from .store.lexical import LexicalStore
 from .store.meta import MetaStore
@@ -71,17 +71,7 @@ class Indexer:
         report.scanned = len(found)
         progress("scan", len(found), len(found))
 
-        present = {f.path for f in found}
-        gone = [row.id for path, row in known.items() if path not in present]
-        if gone:
-            with self.meta.transaction():
-                self.meta.set("lexical_dirty", 1)
-                self.meta.delete_files(gone)
-            for file_id in gone:
-                self.lexical.delete_file(file_id)
-            self.lexical.commit()
-            self.meta.set("lexical_dirty", 0)
-        report.removed = len(gone)
+        report.removed = self._drop_gone(known, found)
 
         todo = []
         for item in found:
@@ -104,6 +94,58 @@ class Indexer:
         for _, reason in skipped:
             report.skipped[reason] = report.skipped.get(reason, 0) + 1
         return report
+
+    def update_paths(
+        self, paths: list[str], rules: PathRules | None = None, progress: Progress = _quiet
+    ) -> UpdateReport:
+        """Bring only these repository-relative paths (files or folders) up to date.
+
+        What a watcher calls per batch of events: nothing else is walked. Every file
+        found is read again (the content hash, not the mtime, decides whether it is
+        re-chunked: two saves within one mtime tick must not be missed); indexed files
+        at or under a path that are no longer found (deleted, renamed away, now
+        ignored or secret) are dropped.
+        """
+        report = UpdateReport()
+        if self.meta.get("lexical_dirty") == "1":
+            report.lexical_rebuilt = True
+            self.rebuild_lexical()
+        rules = rules or PathRules(self.root)
+        found, skipped, scopes = rules.scan(paths)
+        known = self.meta.files_at(scopes)
+        report.scanned = len(found)
+        report.removed = self._drop_gone(known, found)
+        todo = list(found)
+        progress("index", 0, len(todo))
+        done = 0
+        for batch in self._prepared_batches(todo, known, full=False):
+            changed, written = self._write_batch(batch, known)
+            done += len(batch)
+            report.changed += changed
+            report.chunks_written += written
+            progress("index", done, len(todo), f"{report.chunks_written:,} chunks")
+        report.unchanged = len(found) - report.changed
+        if self.meta.get("lexical_dirty") == "1":
+            self._commit_lexical()
+        with self.meta.transaction():
+            self.meta.update_skipped(scopes, [(s.path, s.reason) for s in skipped])
+        for item in skipped:
+            report.skipped[item.reason] = report.skipped.get(item.reason, 0) + 1
+        return report
+
+    def _drop_gone(self, known: dict, found: list[FoundFile]) -> int:
+        """Delete the known files not found again; returns how many."""
+        present = {f.path for f in found}
+        gone = [row.id for path, row in known.items() if path not in present]
+        if gone:
+            with self.meta.transaction():
+                self.meta.set("lexical_dirty", 1)
+                self.meta.delete_files(gone)
+            for file_id in gone:
+                self.lexical.delete_file(file_id)
+            self.lexical.commit()
+            self.meta.set("lexical_dirty", 0)
+        return len(gone)
 
     def _prepared_batches(
         self, todo: list[FoundFile], known: dict, full: bool

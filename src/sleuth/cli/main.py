@@ -21,6 +21,7 @@ from .history_output import print_commits
 from .mcp_command import mcp as mcp_command
 from .output import print_results
 from .progress import ProgressBars
+from .watch_command import watch as watch_command
 
 app = typer.Typer(
     help="Local, offline code search. Ask in plain words or by identifier.\n\n"
@@ -258,6 +259,7 @@ def out_console_print(line: str) -> None:
 
 
 app.command("mcp")(mcp_command)
+app.command("watch")(watch_command)
 
 
 @app.command()

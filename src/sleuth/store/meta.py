@@ -120,6 +120,19 @@ class MetaStore:
         )
         return {r[1]: FileRow(*r) for r in rows}
 
+    def files_at(self, scopes: Iterable[str]) -> dict[str, FileRow]:
+        """Rows of the files at or under each scope path (a file, or a folder)."""
+        out: dict[str, FileRow] = {}
+        for scope in scopes:
+            # '/' sorts just before '0': the range is everything under "scope/".
+            rows = self.db.execute(
+                "SELECT id, path, size, mtime_ns, hash, language, skip_reason FROM files"
+                " WHERE path=? OR (path>=? AND path<?)",
+                (scope, scope + "/", scope + "0"),
+            )
+            out.update((r[1], FileRow(*r)) for r in rows)
+        return out
+
     def upsert_file(
         self,
         path: str,
@@ -187,6 +200,15 @@ class MetaStore:
 
     def replace_skipped(self, skipped: Iterable[tuple[str, str]]) -> None:
         self.db.execute("DELETE FROM skipped")
+        self.db.executemany("INSERT OR REPLACE INTO skipped(path, reason) VALUES (?, ?)", skipped)
+
+    def update_skipped(self, scopes: Iterable[str], skipped: Iterable[tuple[str, str]]) -> None:
+        """Replace the skipped entries at or under ``scopes`` (a path-scoped update)."""
+        for scope in scopes:
+            self.db.execute(
+                "DELETE FROM skipped WHERE path=? OR (path>=? AND path<?)",
+                (scope, scope + "/", scope + "0"),
+            )
         self.db.executemany("INSERT OR REPLACE INTO skipped(path, reason) VALUES (?, ?)", skipped)
 
     # -- chunks -------------------------------------------------------------------------
