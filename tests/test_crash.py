@@ -54,7 +54,10 @@ def test_killed_indexer_keeps_batches_and_resumes(tmp_path: Path) -> None:
     }
     write_tree(root, files)
     meta = root / ".sleuth" / "meta.db"
-    proc = _start(["index", "--embed", "none", str(root)], {"SLEUTH_BATCH_FILES": "50"})
+    proc = _start(
+        ["index", "--embed", "none", str(root)],
+        {"SLEUTH_BATCH_FILES": "50", "SLEUTH_COMMIT_SECONDS": "0"},
+    )
     _wait_for(meta, "SELECT COUNT(*) FROM files", 200)
     proc.send_signal(signal.SIGKILL)
     proc.wait()

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import re
@@ -15,12 +16,13 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+import tantivy
 
 from . import config
 from .discover import PathRules, find_root
@@ -32,7 +34,7 @@ from .handles import Expansion, Handle, HandleRef, one_line, parse_target
 from .indexer import Indexer, Progress, UpdateReport, _quiet
 from .prepare import content_hash
 from .results import Result, SearchResponse
-from .search.classify import classify
+from .search.classify import QueryPlan, classify
 from .search.engine import search as run_search
 from .search.filters import Filters, category_of
 from .search.query_syntax import CATEGORIES, ParsedQuery, parse_query
@@ -44,10 +46,13 @@ from .store.vectors import VectorStore, graph_path
 from .tokens import query_terms, split_identifier
 
 if TYPE_CHECKING:
+    from .check import CheckReport
     from .graph import Graph
     from .history import HistoryIndex, HistoryReport, HistoryResponse
 
 MODES = ("hybrid", "semantic", "lexical")
+#: Tries (10 ms apart) to find tantivy and SQLite at the same commit before a search.
+VIEW_ATTEMPTS = 50
 EMBED_CHOICES = ("none", "background", "deep")
 
 
@@ -249,12 +254,13 @@ class Index:
         return report
 
     def _wipe_for_full(self) -> None:
-        """--full starts over; the embedding cache survives when the database is sound."""
+        """--full starts over; the embedding cache survives when the database is sound.
+
+        A sound database keeps its rows until the run's first commit empties both stores
+        (Indexer.update with ``full``), so readers never see an empty index alone.
+        """
         try:
-            meta = self._open()
-            with meta.transaction():
-                meta.db.execute("DELETE FROM files")
-            self.close()
+            self._open()
         except IndexCorrupt:
             self.close()
             shutil.rmtree(self.layout.directory, ignore_errors=True)
@@ -338,8 +344,24 @@ class Index:
             return response
         meta = self._open()
         assert self._lexical is not None and self._vectors is not None
-        self._repair_after_crash(meta)
-        self._lexical.index.reload()
+        with self._read_view(meta) as searcher:
+            return self._search_in_view(
+                plan, meta, searcher, k, mode, path, language, kind, category
+            )
+
+    def _search_in_view(
+        self,
+        plan: QueryPlan,
+        meta: MetaStore,
+        searcher: tantivy.Searcher,
+        k: int,
+        mode: str,
+        path: str | None,
+        language: str | None,
+        kind: str | None,
+        category: str | None,
+    ) -> SearchResponse:
+        assert self._lexical is not None and self._vectors is not None
         self._vectors.load()
         chunk_count = meta.chunk_count()
         embedded = len(self._vectors)
@@ -365,6 +387,7 @@ class Index:
             k,
             Filters(path, language, kind, category),
             used,
+            searcher=searcher,
         )
         response.embedded_fraction = fraction
         response.notices = notices + response.notices
@@ -372,15 +395,56 @@ class Index:
             response.reason = "the index is empty: no indexable files were found"
         return response
 
-    def _repair_after_crash(self, meta: MetaStore) -> None:
-        """A writer that died between commits leaves tantivy behind SQLite: catch it up."""
-        if meta.get("lexical_dirty") != "1" or not self._write_lock.acquire(timeout=0):
-            return  # clean, or a live writer is still at work
+    @contextlib.contextmanager
+    def _read_view(self, meta: MetaStore) -> Iterator[tantivy.Searcher]:
+        """One generation of the index for a whole search.
+
+        A tantivy searcher pinned to its last commit, and an SQLite read transaction
+        (a WAL snapshot) whose ``lexical_commit`` equals that commit's mark: the writer
+        commits both in step (indexer.py), so every id tantivy returns is a row of the
+        snapshot, and no row of the snapshot is missing from tantivy. A mismatch lasts
+        only between the writer's two commits: retried for a moment. A mismatch with no
+        live writer is a crash between the two: tantivy is rebuilt from SQLite first.
+        Vectors may lag (republished after each run): ids the snapshot lacks drop out.
+        """
+        assert self._lexical is not None
+        with meta.lock:  # one transaction at a time on this connection
+            searcher = None
+            for attempt in range(VIEW_ATTEMPTS):
+                self._lexical.index.reload()
+                searcher = self._lexical.index.searcher()
+                mark = self._lexical.mark(searcher)
+                meta.db.execute("BEGIN")
+                state = meta.get("lexical_commit", "0") or "0"
+                if int(state) == mark and meta.get("lexical_dirty") != "1":
+                    break
+                meta.db.execute("ROLLBACK")
+                if not self._repair_after_crash(meta):
+                    time.sleep(0.01 if attempt < VIEW_ATTEMPTS - 2 else 0)
+            else:  # a live writer stays between its two commits: answer from the newest pair
+                meta.db.execute("BEGIN")
+            try:
+                yield searcher
+            finally:
+                meta.db.execute("COMMIT")  # ends the read snapshot; nothing was written
+
+    def _repair_after_crash(self, meta: MetaStore) -> bool:
+        """Rebuild tantivy when it is out of step with SQLite and no writer is alive.
+
+        A writer killed between its two commits leaves the tantivy mark ahead of SQLite
+        (tantivy may hold ids SQLite rolled back); a damaged tantivy folder is flagged
+        ``lexical_dirty`` when it is reset. Returns True when it rebuilt.
+        """
+        assert self._lexical is not None
+        indexer = Indexer(self.root, meta, self._lexical)
+        if indexer.lexical_in_step() or not self._write_lock.acquire(timeout=0):
+            return False  # in step, or a live writer is still at work
         try:
-            if meta.get("lexical_dirty") == "1":
-                assert self._lexical is not None
-                Indexer(self.root, meta, self._lexical).rebuild_lexical()
-                self.notices.append("an interrupted run left the lexical index behind: repaired")
+            if indexer.lexical_in_step():
+                return False
+            indexer.rebuild_lexical()
+            self.notices.append("an interrupted run left the lexical index behind: repaired")
+            return True
         finally:
             self._write_lock.release()
 
@@ -407,6 +471,8 @@ class Index:
             round(counts["embedded_chunks"] / counts["chunks"], 4) if counts["chunks"] else 0.0
         )
         info["background_embedder_pid"] = self.background_embedder_pid()
+        info["writer_pid"] = FileLock(self.layout.write_lock).held_by_other()
+        info["generation"] = int(meta.get("generation", "0") or 0)
         info["skipped"] = meta.skip_counts()
         info["size_bytes"] = sum(
             f.stat().st_size for f in self.layout.directory.rglob("*") if f.is_file()
@@ -415,6 +481,17 @@ class Index:
         if history.exists():
             info["history"] = history.status()
         return info
+
+    def check(self, repair: bool = True, lock_timeout: float = 10.0) -> CheckReport:
+        """Do SQLite, tantivy and the vectors file agree? Rebuild the derived ones if not.
+
+        See check.py. ``report.ok`` is False when something could not be repaired.
+        """
+        from .check import check_index
+
+        if not self.exists():
+            raise SleuthError("there is no index yet: run `sleuth index`")
+        return check_index(self, repair, lock_timeout)
 
     # -- agents: generations, freshness, structured queries, symbols, handles -----------
     #: Shared by the refresh checks of one long-lived process (see freshness.py).

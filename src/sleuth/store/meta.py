@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,6 +88,9 @@ class MetaStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        #: Held for every transaction on this connection, read views included: threads
+        #: sharing one MetaStore take turns instead of nesting BEGINs.
+        self.lock = threading.RLock()
         try:
             self.db = sqlite3.connect(
                 path, timeout=30.0, isolation_level=None, check_same_thread=False
@@ -111,7 +115,7 @@ class MetaStore:
         self.db.execute("INSERT OR REPLACE INTO state(key, value) VALUES (?, ?)", (key, str(value)))
 
     def transaction(self) -> _Transaction:
-        return _Transaction(self.db)
+        return _Transaction(self.db, self.lock)
 
     # -- files --------------------------------------------------------------------------
     def files(self) -> dict[str, FileRow]:
@@ -358,15 +362,24 @@ class DefinitionRow:
 
 
 class _Transaction:
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, lock: threading.RLock) -> None:
         self.db = db
+        self.lock = lock
 
     def __enter__(self) -> sqlite3.Connection:
-        self.db.execute("BEGIN IMMEDIATE")
+        self.lock.acquire()
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.lock.release()
+            raise
         return self.db
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        try:
+            self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        finally:
+            self.lock.release()
 
 
 def schema_version_of(path: Path) -> int | None:
