@@ -232,3 +232,28 @@ def test_watch_command_prints_batches_and_stops_on_ctrl_c(tmp_path: Path) -> Non
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert "Traceback" not in err
+
+
+def test_inline_embedding_gives_new_chunks_vectors(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    write_tree(root, {"a.py": "def parse_settings(text):\n    return dict(line.split('='))\n"})
+    index = Index(root)
+    watcher = Watcher(index, debounce_ms=100, embed="inline")
+    watcher.start()
+    try:
+        assert watcher.ready.wait(WAIT)
+        (root / "b.py").write_text(
+            "def retry_upload(upload, attempts=3):\n"
+            "    for _ in range(attempts):\n"
+            "        if upload.send():\n"
+            "            return True\n"
+            "    return False\n"
+        )
+        _until(lambda: index.status()["chunks"] == 2, "new file indexed")
+        _until(lambda: index.status()["embedded_fraction"] == 1.0, "vectors for every chunk", 120)
+        response = index.search("try sending a file again", mode="semantic", k=1)
+        assert response.results[0].path == "b.py"
+        assert not index.background_embedder_pid()  # nothing was started besides the watcher
+    finally:
+        watcher.stop()
+        index.close()

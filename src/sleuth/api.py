@@ -287,6 +287,10 @@ class Index:
         finally:
             lock.release()
 
+    def pending(self) -> int:
+        """Distinct chunk texts that have no vector yet."""
+        return pending_count(self._open())
+
     def background_embedder_pid(self) -> int | None:
         if not self.layout.directory.exists():
             return None

@@ -36,6 +36,8 @@ FULL_RUN_PATHS = 1_000
 LOCK_WAIT = 1.0
 #: How often the loop wakes without events (to retry kept paths, and to see ``stop``).
 TICK_MS = 1_000
+#: Seconds of inline embedding between two looks at new events.
+INLINE_EMBED_SECONDS = 1.0
 #: Embedding choices: ``background`` a detached process (as ``sleuth index``),
 #: ``inline`` in the watcher thread (the model stays loaded), ``none`` lexical only.
 EMBED_MODES = ("background", "inline", "none")
@@ -99,6 +101,9 @@ class Watcher:
         self._pending_full = False
         self._stop_event = threading.Event()
         self._thread: threading.Thread | None = None
+        self._embedding = False  # inline embedding has chunks left
+        #: Why the watch ended, when it ended on its own (the folder vanished, ...).
+        self.error = ""
 
     # -- background thread ----------------------------------------------------------------
     def start(self) -> None:
@@ -131,31 +136,48 @@ class Watcher:
         from ..api import Index
 
         self._writer = Index(self.root, model_id=self.index.model_id)
-        first = True
         try:
-            for changes in watchfiles.watch(
-                self.root,
-                watch_filter=self._wanted,
-                debounce=self.debounce_ms,
-                step=min(50, self.debounce_ms),
-                stop_event=stop,
-                rust_timeout=TICK_MS,
-                yield_on_timeout=True,
-                raise_interrupt=False,
-            ):
-                if first:  # the watch is in place: nothing saved from now on is missed
-                    first = False
-                    if self.catch_up:
-                        self._apply(set(), full=True)
-                    self.ready.set()
-                if stop.is_set():
-                    break
-                if changes or self._pending or self._pending_full:
-                    self._apply({path for _, path in changes})
+            self._watch(watchfiles, stop)
+        except Exception as exc:  # the folder vanished, no watches left: end, say why
+            self.error = f"watching stopped: {type(exc).__name__}: {exc}"
+            log.exception("watching %s stopped", self.root)
+            if self.on_batch is not None:
+                self.on_batch(WatchBatch(error=self.error))
         finally:
             self.ready.set()
             self._writer.close()
             self._writer = None
+
+    def _watch(self, watchfiles, stop: threading.Event) -> None:
+        first = True
+        for changes in watchfiles.watch(
+            self.root,
+            watch_filter=self._wanted,
+            debounce=self.debounce_ms,
+            step=min(50, self.debounce_ms),
+            stop_event=stop,
+            rust_timeout=TICK_MS,
+            yield_on_timeout=True,
+            raise_interrupt=False,
+        ):
+            if first:  # the watch is in place: nothing saved from now on is missed
+                first = False
+                if self.catch_up:
+                    self._apply(set(), full=True)
+                self.ready.set()
+            if stop.is_set():
+                break
+            if changes or self._pending or self._pending_full:
+                self._apply({path for _, path in changes})
+            elif self._embedding:
+                self._embed_slice()
+
+    def _embed_slice(self) -> None:
+        """Inline embedding, a slice at a time, so new events are never kept waiting."""
+        writer = self._writer
+        assert writer is not None
+        writer.embed(seconds=INLINE_EMBED_SECONDS, lock_timeout=0)
+        self._embedding = writer.pending() > 0
 
     def _wanted(self, change: object, path: str) -> bool:
         """watchfiles filter: the files sleuth would index, ignore files, and HEAD."""
@@ -221,8 +243,9 @@ class Watcher:
             batch.dropped = report.update.removed
             batch.chunks = report.update.chunks_written
             batch.generation = writer.generation()
-            if self.embed == "inline" and report.pending:
-                writer.embed(lock_timeout=0)
+            self._embedding = self.embed == "inline" and report.pending > 0
+            if self._embedding:
+                self._embed_slice()
         batch.seconds = time.monotonic() - started
         if self.on_batch is not None:
             try:
