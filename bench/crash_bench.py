@@ -69,7 +69,8 @@ def mutate(root: Path, files: list[Path], rng: random.Random, round_no: int) -> 
     """Append a uniquely named function to a fifth of the Python files."""
     for path in rng.sample(files, max(1, len(files) // 5)):
         with open(path, "a") as handle:
-            handle.write(f"\n\ndef crash_round_{round_no}_{path.stem}(value):\n    return value\n")
+            name = f"crash_round_{round_no}_{path.stem}".replace("-", "calibration")
+            handle.write(f"\n\ndef {name}(value):\n    return value\n")
 
 
 def main() -> None:
