@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +28,7 @@ from . import config
 from .discover import PathRules, find_root
 from .embedding import DEFAULT_MODEL_ID, Embedder, load_embedder
 from .embedding.runner import embed_pending, pending_count, publish_vectors
+from .embedding.static import table_id as static_table_id
 from .errors import IndexBusy, IndexCorrupt, PathError, QueryError, SleuthError
 from .freshness import ChangeDetector
 from .handles import Expansion, Handle, HandleRef, one_line, parse_target
@@ -53,7 +54,10 @@ if TYPE_CHECKING:
 MODES = ("hybrid", "semantic", "lexical")
 #: Tries (10 ms apart) to find tantivy and SQLite at the same commit before a search.
 VIEW_ATTEMPTS = 50
-EMBED_CHOICES = ("none", "background", "deep")
+EMBED_CHOICES = ("none", "static", "background", "deep")
+#: Which vectors answer the semantic side: ``auto`` takes the deep tier once it is
+#: complete (or covers more chunks than the static one), else the static tier.
+TIERS = ("auto", "static", "deep")
 
 
 @dataclass
@@ -61,6 +65,9 @@ class IndexReport:
     update: UpdateReport
     embedded: int = 0
     pending: int = 0
+    #: Static-tier vectors computed by this run, and whether the index has that tier.
+    static_embedded: int = 0
+    static: bool = False
     background: bool = False
     notices: list[str] = field(default_factory=list)
 
@@ -80,15 +87,26 @@ def check_query(query: str, k: int = 10, mode: str = "hybrid") -> None:
 class Index:
     """One repository's index, in ``<root>/.sleuth/``. Opens stores lazily."""
 
-    def __init__(self, path: str | os.PathLike[str] = ".", model_id: str = DEFAULT_MODEL_ID):
+    def __init__(
+        self,
+        path: str | os.PathLike[str] = ".",
+        model_id: str = DEFAULT_MODEL_ID,
+        tier: str = "auto",
+    ):
+        if tier not in TIERS:
+            raise SleuthError(f"tier must be one of {', '.join(TIERS)}")
         self.root: Path = find_root(path)
         self.layout = Layout(self.root)
         self.model_id = model_id
+        self.tier = tier
         self.notices: list[str] = []
         self._meta: MetaStore | None = None
         self._lexical: LexicalStore | None = None
         self._vectors = None
+        self._static_vectors: VectorStore | None = None
         self._embedder: Embedder | None = None
+        self._static_embedder: Embedder | None = None
+        self._static_id: str | None = None
         self._write_lock = FileLock(self.layout.write_lock)
         self._rechunk = False
         self._history: HistoryIndex | None = None
@@ -122,6 +140,7 @@ class Index:
             self.layout.vectors.unlink(missing_ok=True)
             graph_path(self.layout.vectors).unlink(missing_ok=True)
         meta.set("embed_model", self.model_id)
+        self._check_static_table(meta)
         chunker = meta.get("chunker_version")
         if chunker != str(config.CHUNKER_VERSION) and meta.chunk_count():
             self.notices.append("chunking changed since this index was built: re-chunking")
@@ -133,8 +152,35 @@ class Index:
             meta.set("lexical_dirty", 1)
             self.notices.append("lexical index was unreadable: rebuilt from the database")
         self._vectors = VectorStore(self.layout.vectors)
+        self._static_vectors = VectorStore(self.layout.static_vectors)
         self._meta, self._lexical = meta, lexical
         return meta
+
+    def _static_table_id(self) -> str | None:
+        """The id of the static table in use; None (with a notice) when it cannot be read."""
+        if self._static_id is None:
+            try:
+                self._static_id = static_table_id()
+            except (OSError, KeyError, ValueError) as exc:
+                self.notices.append(f"static table unavailable ({exc}): static tier off")
+                self._static_id = ""
+        return self._static_id or None
+
+    def _check_static_table(self, meta: MetaStore) -> None:
+        """A different static table than the one the vectors came from: drop them."""
+        stored = meta.get("static_model")
+        if stored is None:
+            return
+        current = self._static_table_id()
+        if current is None or current == stored:
+            return
+        self.notices.append(
+            f"static table changed ({stored} -> {current}): static vectors will be rebuilt"
+        )
+        with meta.transaction():
+            meta.clear_embeddings("static")
+            meta.set("static_model", current)
+        self.layout.static_vectors.unlink(missing_ok=True)
 
     def _wipe(self) -> None:
         self.close()
@@ -151,7 +197,7 @@ class Index:
     def close(self) -> None:
         if self._meta is not None:
             self._meta.close()
-        self._meta = self._lexical = self._vectors = None
+        self._meta = self._lexical = self._vectors = self._static_vectors = None
         if self._history is not None:
             self._history.close()
 
@@ -160,6 +206,18 @@ class Index:
         if self._embedder is None:
             self._embedder = load_embedder(self.model_id)
         return self._embedder
+
+    @property
+    def static_embedder(self) -> Embedder:
+        if self._static_embedder is None:
+            from .embedding.static import StaticEmbedder
+
+            self._static_embedder = StaticEmbedder()
+        return self._static_embedder
+
+    def has_static_tier(self) -> bool:
+        """True once the static tier was asked for (or it is the default instant tier)."""
+        return config.STATIC_DEFAULT or self._open().get("static_model") is not None
 
     # -- writing ------------------------------------------------------------------------
     def index(
@@ -171,8 +229,11 @@ class Index:
     ) -> IndexReport:
         """Bring the index up to date with the files.
 
-        ``embed``: ``none`` leaves vectors alone, ``deep`` embeds every chunk before
-        returning, ``background`` starts (or leaves running) a background embedder.
+        ``embed``: ``none`` leaves vectors alone; ``static`` also builds the static tier
+        (and keeps it current in later runs); ``deep`` embeds every chunk with the
+        transformer before returning; ``background`` starts (or leaves running) a
+        background embedder. The static tier, when the index has it, is brought up to
+        date by every run except ``none``.
         """
         if embed not in EMBED_CHOICES:
             raise SleuthError(f"--embed must be one of {', '.join(EMBED_CHOICES)}")
@@ -188,7 +249,7 @@ class Index:
                 meta.set("chunker_version", config.CHUNKER_VERSION)
                 self._rechunk = False
             report = IndexReport(update, notices=list(self.notices))
-            self._publish(meta, update, full)
+            self._publish(meta, update, full, report, embed, progress)
         return self._after_update(report, meta, embed, progress)
 
     def update_paths(
@@ -217,7 +278,7 @@ class Index:
             assert self._lexical is not None
             update = Indexer(self.root, meta, self._lexical).update_paths(relative, rules)
             report = IndexReport(update, notices=list(self.notices))
-            self._publish(meta, update, False)
+            self._publish(meta, update, False, report, embed, _quiet)
         return self._after_update(report, meta, embed, _quiet)
 
     def _relative_paths(self, paths: Iterable[str | os.PathLike[str]]) -> list[str]:
@@ -236,11 +297,25 @@ class Index:
             out.append(full.relative_to(root).as_posix())
         return out
 
-    def _publish(self, meta: MetaStore, update: UpdateReport, full: bool) -> None:
-        """After a run (write lock held): vectors follow SQLite; the generation moves."""
-        if update.changed or update.removed or full or not self.layout.vectors.exists():
+    def _publish(
+        self,
+        meta: MetaStore,
+        update: UpdateReport,
+        full: bool,
+        report: IndexReport,
+        embed: str,
+        progress: Progress,
+    ) -> None:
+        """After a run (write lock held): vectors follow SQLite, the static tier fills
+        in (thousands of chunks a second), then the generation moves."""
+        changed = bool(update.changed or update.removed or full)
+        if changed or not self.layout.vectors.exists():
             publish_vectors(meta, self.layout)
-        if update.changed or update.removed or full:
+        if embed != "none" and (embed == "static" or self.has_static_tier()):
+            report.static_embedded = self._fill_static(meta, progress, changed)
+            report.notices = list(self.notices)
+        report.static = meta.get("static_model") is not None
+        if changed:
             self._bump_generation(meta)
 
     def _after_update(
@@ -252,6 +327,20 @@ class Index:
         if embed == "background" and report.pending:
             report.background = self.start_background_embedding()
         return report
+
+    def _fill_static(self, meta: MetaStore, progress: Progress, changed: bool) -> int:
+        """Static vectors for every chunk lacking one (thousands a second)."""
+        table = self._static_table_id()
+        if table is None:
+            return 0
+        if meta.get("static_model") != table:
+            meta.set("static_model", table)
+        done = embed_pending(
+            meta, self.layout, self.static_embedder, progress, tier="static", publish=False
+        )
+        if done or changed or not self.layout.static_vectors.exists():
+            publish_vectors(meta, self.layout, tier="static")
+        return done
 
     def _wipe_for_full(self) -> None:
         """--full starts over; the embedding cache survives when the database is sound.
@@ -349,14 +438,17 @@ class Index:
         meta = self._open()
         assert self._lexical is not None and self._vectors is not None
         # the query is embedded before the read view opens: loading the model can take
-        # a second, and threads sharing this instance wait for the view, not for that
-        self._vectors.load()
+        # a second, and threads sharing this instance wait for the view, not for that.
+        # The tier is chosen here too, so the query vector and the chunk vectors it is
+        # compared with always come from the same model.
+        tier, vectors = self._semantic_tier(meta.chunk_count())
         vector = None
-        if mode != "lexical" and len(self._vectors):
-            vector = self._embed_query(plan.text)
+        if mode != "lexical" and len(vectors):
+            embed = self._embed_static_query if tier == "static" else self._embed_query
+            vector = embed(plan.text)
         with self._read_view(meta) as searcher:
             return self._search_in_view(
-                plan, meta, searcher, k, mode, path, language, kind, category, vector
+                plan, meta, searcher, k, mode, path, language, kind, category, tier, vector
             )
 
     def _search_in_view(
@@ -370,12 +462,15 @@ class Index:
         language: str | None,
         kind: str | None,
         category: str | None,
+        tier: str,
         vector: np.ndarray | None,
     ) -> SearchResponse:
         assert self._lexical is not None and self._vectors is not None
-        self._vectors.load()
+        assert self._static_vectors is not None
+        vectors = self._static_vectors if tier == "static" else self._vectors
+        vectors.load()
         chunk_count = meta.chunk_count()
-        embedded = len(self._vectors)
+        embedded = len(vectors)
         fraction = min(1.0, embedded / chunk_count) if chunk_count else 0.0
         used = mode
         notices: list[str] = []
@@ -388,14 +483,24 @@ class Index:
                 f"semantic tier {fraction:.0%} built: lexical results fill in"
                 + self._background_note()
             )
+        elif mode != "lexical" and tier == "static" and self.tier == "auto":
+            deep = min(1.0, len(self._vectors) / chunk_count) if chunk_count else 0.0
+            notices.append(
+                f"semantic side from the static table (deep tier {deep:.0%} built)"
+                + self._background_note()
+            )
         embed_query = None
         if used != "lexical":
-            embed_query = self._embed_query if vector is None else (lambda _text: vector)
+            embed_query = self._embed_static_query if tier == "static" else self._embed_query
+            if vector is not None:
+                embed_query = lambda _text: vector  # noqa: E731
+        if used == "hybrid" and tier == "static":
+            plan = replace(plan, semantic_weight=plan.semantic_weight * config.STATIC_WEIGHT)
         response = run_search(
             plan,
             meta,
             self._lexical,
-            self._vectors,
+            vectors,
             embed_query,
             k,
             Filters(path, language, kind, category),
@@ -461,6 +566,29 @@ class Index:
         finally:
             self._write_lock.release()
 
+    def _semantic_tier(self, chunk_count: int) -> tuple[str, VectorStore]:
+        """Which tier's vectors answer: one tier per answer, never a mix of the two.
+
+        Cosines of different models are not comparable, so ``auto`` takes the deep
+        vectors once they cover every chunk (or more chunks than the static ones), and
+        the static vectors while the deep tier is still being built.
+        """
+        assert self._vectors is not None and self._static_vectors is not None
+        self._vectors.load()
+        if self.tier == "deep":
+            return "deep", self._vectors
+        self._static_vectors.load()
+        deep, static = len(self._vectors), len(self._static_vectors)
+        complete = chunk_count and deep >= 0.999 * chunk_count
+        if self.tier == "auto" and (static == 0 or complete or deep > static):
+            return "deep", self._vectors
+        if self._static_table_id() is None:  # no usable table: no static queries either
+            return "deep", self._vectors
+        return "static", self._static_vectors
+
+    def _embed_static_query(self, text: str) -> np.ndarray:
+        return self.static_embedder.embed([text])[0]
+
     def _background_note(self) -> str:
         return " (embedding in the background)" if self.background_embedder_pid() else ""
 
@@ -480,6 +608,7 @@ class Index:
         counts = meta.counts()
         info.update(counts)
         info["embedding_model"] = meta.get("embed_model")
+        info["static_model"] = meta.get("static_model")
         info["embedded_fraction"] = (
             round(counts["embedded_chunks"] / counts["chunks"], 4) if counts["chunks"] else 0.0
         )

@@ -61,6 +61,7 @@ def run(
     mode: str = "hybrid",
     embed: str = "deep",
     say: Callable[[str], None] = print,
+    tier: str = "auto",
 ) -> dict:
     """Index and query every available repository; return the scorer's summary."""
     specs = {s["name"]: s for s in json.loads((bench_dir / "repos.json").read_text())}
@@ -79,7 +80,7 @@ def run(
             if not root.is_dir():
                 missing.append(name)
                 continue
-            index = Index(root)
+            index = Index(root, tier=tier)
             start = time.perf_counter()
             index.index(embed="none" if mode == "lexical" else embed)
             repo_run = RepoRun(name, time.perf_counter() - start, index.status()["chunks"])
@@ -136,6 +137,8 @@ def run(
         "index_seconds": {r.name: round(r.index_seconds, 2) for r in runs},
         "chunks": {r.name: r.chunks for r in runs},
         "mode": mode,
+        "embed": embed,
+        "tier": tier,
     }
     summary_path.write_text(json.dumps(summary, indent=2) + "\n")
     say(

@@ -43,6 +43,13 @@ EMBED_ASSUMED_RATE = 80.0
 #: `sleuth search` on a new index embeds in the foreground only below this many seconds.
 FOREGROUND_EMBED_SECONDS = float(os.environ.get("SLEUTH_FOREGROUND_EMBED_SECONDS", 10.0))
 
+#: Whether the static tier (a token table, numpy only) is built by every index run. Off:
+#: it did not clear its bar on the benchmark (docs/decisions.md); `--embed static` asks
+#: for it per index.
+STATIC_DEFAULT = os.environ.get("SLEUTH_STATIC_DEFAULT", "0") == "1"
+#: The static tier's share in hybrid fusion, relative to the deep tier's weights.
+STATIC_WEIGHT = float(os.environ.get("SLEUTH_STATIC_WEIGHT", 1.0))
+
 #: From this many vectors on, searches go through an HNSW graph (plus an exact pass over
 #: vectors added since it was built); below, exact search is fast enough and exact.
 HNSW_MIN_VECTORS = int(os.environ.get("SLEUTH_HNSW_MIN_VECTORS", 200_000))

@@ -50,7 +50,14 @@ class Category(StrEnum):
 
 class EmbedTier(StrEnum):
     none = "none"
+    static = "static"
     background = "background"
+    deep = "deep"
+
+
+class Tier(StrEnum):
+    auto = "auto"
+    static = "static"
     deep = "deep"
 
 
@@ -132,8 +139,10 @@ def index_command(
     embed: Annotated[
         EmbedTier,
         typer.Option(
-            help="none: lexical only; background: return now, embed in a background process; "
-            "deep: wait until every chunk has its vector."
+            help="none: lexical only; static: lexical + the static token table (instant, "
+            "kept current by later runs); background: return now, embed with the "
+            "transformer in a background process; deep: wait until every chunk has its "
+            "transformer vector."
         ),
     ] = EmbedTier.background,
     wait: Annotated[
@@ -154,6 +163,8 @@ def index_command(
         "removed": u.removed,
         "chunks_written": u.chunks_written,
         "embedded": report.embedded,
+        "static_embedded": report.static_embedded,
+        "static_tier": report.static,
         "pending_embeddings": report.pending,
         "background_embedder": report.background,
         "skipped": u.skipped,
@@ -171,6 +182,8 @@ def index_command(
             f"{u.scanned} files: {u.changed} indexed, {u.removed} removed, "
             f"{u.chunks_written} chunks written."
         )
+    if report.static_embedded:
+        out.print(f"static tier: {report.static_embedded} chunks given vectors.")
     if report.embedded:
         out.print(f"embedded {report.embedded} chunks.")
     if report.pending == 0:
@@ -182,6 +195,11 @@ def index_command(
         )
     elif embed == EmbedTier.background:
         out.print(f"{report.pending} chunks to embed: a background embedder is already running.")
+    elif report.static:
+        out.print(
+            f"{report.pending} chunks without transformer vectors (the static tier covers "
+            "them; `sleuth index --embed deep` builds the deep tier)."
+        )
     else:
         out.print(f"{report.pending} chunks without vectors (lexical search covers them).")
 
@@ -216,6 +234,11 @@ def status(
         f"({info['embedded_fraction']:.0%})  model {info['embedding_model']}"
     )
     out.print(f"  vectors      {embedding}")
+    if info.get("static_model"):
+        out.print(
+            f"  static tier  {info['static_chunks']:,} of {info['chunks']:,}"
+            f"  table {info['static_model']}"
+        )
     pid = info["background_embedder_pid"]
     if pid:
         out.print(f"  background   embedding (pid {pid})")
@@ -256,6 +279,10 @@ def bench(
     split: Annotated[str, typer.Option(help="File of repository names.")] = "dev.txt",
     repos: Annotated[str | None, typer.Option(help="Comma-separated subset.")] = None,
     mode: Annotated[Mode, typer.Option(help="Ranking mode to measure.")] = Mode.hybrid,
+    embed: Annotated[
+        EmbedTier, typer.Option(help="Tier to build before querying (see `sleuth index`).")
+    ] = EmbedTier.deep,
+    tier: Annotated[Tier, typer.Option(help="Vectors the semantic side uses.")] = Tier.auto,
     out: Annotated[Path, typer.Option(help="Results JSONL.")] = Path("bench/results/dev.jsonl"),
 ) -> None:
     """Run the shared code search benchmark in-process and score it (NDCG@10, ...)."""
@@ -268,7 +295,9 @@ def bench(
         split,
         repos.split(",") if repos else None,
         mode.value,
+        embed.value,
         say=out_console_print,
+        tier=tier.value,
     )
 
 

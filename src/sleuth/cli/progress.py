@@ -18,6 +18,7 @@ LABELS = {
     "scan": "scanning files",
     "index": "indexing files",
     "embed": "embedding chunks",
+    "static": "static vectors",
     "history": "reading commits",
     "history-embed": "embedding commits",
 }

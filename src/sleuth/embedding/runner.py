@@ -12,29 +12,31 @@ from collections.abc import Callable
 
 from ..prepare import embed_text
 from ..store.layout import Layout
-from ..store.meta import MetaStore
+from ..store.meta import VECTOR_TABLES, MetaStore
 from ..store.vectors import VectorStore
 from .base import Embedder
 
 BATCH_CHUNKS = 64
+#: The static tier is cheap per chunk: bigger batches, fewer transactions.
+STATIC_BATCH_CHUNKS = 1024
 PUBLISH_EVERY_SECONDS = 5.0
 
 
-def pending_count(meta: MetaStore) -> int:
+def pending_count(meta: MetaStore, tier: str = "deep") -> int:
     return meta.db.execute(
         "SELECT COUNT(DISTINCT hash) FROM chunks c WHERE NOT EXISTS"
-        " (SELECT 1 FROM embeddings e WHERE e.hash=c.hash)"
+        f" (SELECT 1 FROM {VECTOR_TABLES[tier]} e WHERE e.hash=c.hash)"
     ).fetchone()[0]
 
 
-def publish_vectors(meta: MetaStore, layout: Layout, final: bool = True) -> int:
+def publish_vectors(meta: MetaStore, layout: Layout, final: bool = True, tier: str = "deep") -> int:
     """Write the search vectors file from SQLite; returns how many chunks it holds.
 
     Interim publishes (``final`` False) skip the HNSW graph of very large indexes: the
     vectors they add are searched exactly until the last publish of the run.
     """
-    keys, vectors = meta.embedded_vectors()
-    VectorStore.save(layout.vectors, keys, vectors, graph=final)
+    keys, vectors = meta.embedded_vectors(tier)
+    VectorStore.save(layout.vectors_of(tier), keys, vectors, graph=final)
     return len(keys)
 
 
@@ -44,26 +46,35 @@ def embed_pending(
     embedder: Embedder,
     progress: Callable[[str, int, int], None],
     deadline: float | None = None,
+    tier: str = "deep",
+    publish: bool = True,
 ) -> int:
-    """Embed until nothing is pending (or the monotonic ``deadline``); returns chunks done."""
-    total = pending_count(meta)
+    """Embed until nothing is pending (or the monotonic ``deadline``); returns chunks done.
+
+    ``tier`` "static" fills the static table's vectors (its own table and file);
+    ``publish`` False leaves the final publish to the caller.
+    """
+    total = pending_count(meta, tier)
+    batch = STATIC_BATCH_CHUNKS if tier == "static" else BATCH_CHUNKS
+    phase = "static" if tier == "static" else "embed"
     done = 0
     last_publish = time.monotonic()
-    progress("embed", 0, total)
+    progress(phase, 0, total)
     while True:
-        rows = meta.unembedded(BATCH_CHUNKS)
+        rows = meta.unembedded(batch, tier)
         if not rows:
             break
         vectors = embedder.embed([embed_text(r.path, r) for r in rows])
         with meta.transaction():
-            meta.put_embeddings([r.hash for r in rows], vectors)
+            meta.put_embeddings([r.hash for r in rows], vectors, tier)
         done += len(rows)
-        progress("embed", done, max(total, done))
+        progress(phase, done, max(total, done))
         now = time.monotonic()
         if now - last_publish >= PUBLISH_EVERY_SECONDS:
-            publish_vectors(meta, layout, final=False)
+            publish_vectors(meta, layout, final=False, tier=tier)
             last_publish = now
         if deadline is not None and now >= deadline:
             break
-    publish_vectors(meta, layout)
+    if publish:
+        publish_vectors(meta, layout, tier=tier)
     return done

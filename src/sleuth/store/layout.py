@@ -29,6 +29,13 @@ class Layout:
         return self.directory / "vectors.npz"
 
     @property
+    def static_vectors(self) -> Path:
+        return self.directory / "static.npz"
+
+    def vectors_of(self, tier: str) -> Path:
+        return self.static_vectors if tier == "static" else self.vectors
+
+    @property
     def write_lock(self) -> Path:
         return self.directory / "write.lock"
 

@@ -52,8 +52,14 @@ CREATE TABLE IF NOT EXISTS definitions (
 CREATE INDEX IF NOT EXISTS definitions_name ON definitions(name COLLATE NOCASE);
 CREATE INDEX IF NOT EXISTS definitions_file ON definitions(file_id);
 CREATE TABLE IF NOT EXISTS embeddings (hash TEXT PRIMARY KEY, vector BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS static_embeddings (hash TEXT PRIMARY KEY, vector BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL);
 """
+
+
+#: Vector tables by tier: the deep model's and the static table's live side by side, so
+#: switching tiers never throws the other tier's vectors away.
+VECTOR_TABLES = {"deep": "embeddings", "static": "static_embeddings"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,27 +250,29 @@ class MetaStore:
             )
         )
 
-    def unembedded(self, limit: int) -> list[ChunkRow]:
+    def unembedded(self, limit: int, tier: str = "deep") -> list[ChunkRow]:
         """Chunks whose content hash has no vector yet, one per distinct hash."""
+        table = VECTOR_TABLES[tier]
         rows = self.db.execute(
             f"SELECT {self._CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id=c.file_id"
-            " WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.hash=c.hash)"
+            f" WHERE NOT EXISTS (SELECT 1 FROM {table} e WHERE e.hash=c.hash)"
             " GROUP BY c.hash ORDER BY MIN(c.id) LIMIT ?",
             (limit,),
         )
         return [ChunkRow(*r) for r in rows]
 
-    def put_embeddings(self, hashes: list[str], vectors: np.ndarray) -> None:
+    def put_embeddings(self, hashes: list[str], vectors: np.ndarray, tier: str = "deep") -> None:
         data = vectors.astype(np.float16)
         self.db.executemany(
-            "INSERT OR REPLACE INTO embeddings(hash, vector) VALUES (?, ?)",
+            f"INSERT OR REPLACE INTO {VECTOR_TABLES[tier]}(hash, vector) VALUES (?, ?)",
             [(h, data[i].tobytes()) for i, h in enumerate(hashes)],
         )
 
-    def embedded_vectors(self) -> tuple[np.ndarray, np.ndarray]:
+    def embedded_vectors(self, tier: str = "deep") -> tuple[np.ndarray, np.ndarray]:
         """(chunk ids, float16 vectors) of every chunk that has a vector, by id."""
         rows = self.db.execute(
-            "SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.hash=c.hash ORDER BY c.id"
+            f"SELECT c.id, e.vector FROM chunks c JOIN {VECTOR_TABLES[tier]} e ON e.hash=c.hash"
+            " ORDER BY c.id"
         ).fetchall()
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float16)
@@ -272,8 +280,15 @@ class MetaStore:
         vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float16)
         return keys, vectors.reshape(len(rows), -1)
 
-    def clear_embeddings(self) -> None:
-        self.db.execute("DELETE FROM embeddings")
+    def clear_embeddings(self, tier: str = "deep") -> None:
+        self.db.execute(f"DELETE FROM {VECTOR_TABLES[tier]}")
+
+    def embedded_count(self, tier: str = "deep") -> int:
+        """Chunks that have a vector of this tier."""
+        return self.db.execute(
+            "SELECT COUNT(*) FROM chunks c WHERE EXISTS"
+            f" (SELECT 1 FROM {VECTOR_TABLES[tier]} e WHERE e.hash=c.hash)"
+        ).fetchone()[0]
 
     # -- counts -------------------------------------------------------------------------
     def counts(self) -> dict[str, int]:
@@ -282,10 +297,8 @@ class MetaStore:
             "files": one("SELECT COUNT(*) FROM files WHERE skip_reason IS NULL").fetchone()[0],
             "chunks": one("SELECT COUNT(*) FROM chunks").fetchone()[0],
             "definitions": one("SELECT COUNT(*) FROM definitions").fetchone()[0],
-            "embedded_chunks": one(
-                "SELECT COUNT(*) FROM chunks c WHERE EXISTS"
-                " (SELECT 1 FROM embeddings e WHERE e.hash=c.hash)"
-            ).fetchone()[0],
+            "embedded_chunks": self.embedded_count("deep"),
+            "static_chunks": self.embedded_count("static"),
         }
 
     def chunk_count(self) -> int:

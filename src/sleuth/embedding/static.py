@@ -1,0 +1,117 @@
+"""The static tier: a chunk's vector is the weighted mean of its tokens' table vectors.
+
+The tokens are the lexical side's (``tokens.code_terms``: identifiers lowercased, whole
+and split into words), so the table needs no tokenizer and no model at run time: numpy
+only, thousands of chunks per second. Weights are sublinear term frequency times the
+token's idf, stored with the table. Tables are fitted offline
+(``bench/static/fit_table.py``) and shipped as package data; ``SLEUTH_STATIC_TABLE``
+points at another file (experiments, the distilled baseline).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import Counter
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from ..tokens import code_terms
+
+TABLE_FILE = "static-table.npz"
+#: Texts per matrix product (texts x their distinct tokens), measured best of 16-256.
+BLOCK = 256
+
+
+def static_terms(text: str) -> Counter[str]:
+    """Token counts of a text as the table sees it; the fit uses this very function."""
+    return Counter(t for t in code_terms(text) if not t.isdigit() and len(t) > 1)
+
+
+def table_path() -> Path:
+    """The table in use: ``SLEUTH_STATIC_TABLE`` if set, else the packaged one."""
+    configured = os.environ.get("SLEUTH_STATIC_TABLE")
+    if configured:
+        return Path(configured)
+    return Path(str(resources.files("sleuth") / "data" / TABLE_FILE))
+
+
+def table_id(path: Path | None = None) -> str:
+    """The id stored in the table (changes with its contents); reads only that member."""
+    path = path or table_path()
+    with np.load(path) as data:
+        return "static:" + bytes(data["id"]).decode()
+
+
+class StaticTable:
+    """Vocabulary, idf and float16 vectors, loaded from one .npz with numpy alone."""
+
+    def __init__(self, path: Path) -> None:
+        with np.load(path) as data:
+            self.id = "static:" + bytes(data["id"]).decode()
+            words = bytes(data["tokens"]).decode().split("\n")
+            self.vectors = data["vectors"]
+            self.idf = data["idf"].astype(np.float32)
+        self.index = {word: i for i, word in enumerate(words)}
+        self.dim = int(self.vectors.shape[1])
+
+    def weights(self, counts: Counter[str]) -> tuple[np.ndarray, np.ndarray]:
+        """(token rows, weights) of known tokens: (1 + log tf) * idf."""
+        rows, weights = [], []
+        for word, count in counts.items():
+            row = self.index.get(word)
+            if row is not None:
+                rows.append(row)
+                weights.append(1.0 + math.log(count))
+        ids = np.asarray(rows, dtype=np.int64)
+        return ids, np.asarray(weights, dtype=np.float32) * self.idf[ids]
+
+
+@cache
+def _load(path: Path, mtime_ns: int) -> StaticTable:
+    return StaticTable(path)
+
+
+def load_table(path: Path | None = None) -> StaticTable:
+    path = path or table_path()
+    return _load(path, path.stat().st_mtime_ns)
+
+
+class StaticEmbedder:
+    """Embedder protocol over a static table (see ``base.Embedder``)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.table = load_table(path)
+        self.model_id = self.table.id
+        self.dim = self.table.dim
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        rows: list[np.ndarray] = []
+        weights: list[np.ndarray] = []
+        owners: list[int] = []
+        for i, text in enumerate(texts):
+            ids, w = self.table.weights(static_terms(text))
+            if len(ids):  # no known token: a zero vector, similar to nothing
+                rows.append(ids)
+                weights.append(w)
+                owners.append(i)
+        if not rows:
+            return out
+        # Per block of texts: the distinct tokens' vectors, once each, times a dense
+        # (texts x tokens) weight matrix. Gathering a row per token occurrence instead
+        # costs several times more (float16 conversion and a segmented sum).
+        for begin in range(0, len(rows), BLOCK):
+            block = range(begin, min(begin + BLOCK, len(rows)))
+            ids = np.concatenate([rows[i] for i in block])
+            uniq, inverse = np.unique(ids, return_inverse=True)
+            matrix = np.zeros((len(block), len(uniq)), dtype=np.float32)
+            owner = np.repeat(np.arange(len(block)), [len(rows[i]) for i in block])
+            matrix[owner, inverse] = np.concatenate([weights[i] for i in block])
+            summed = matrix @ self.table.vectors[uniq].astype(np.float32)
+            norms = np.linalg.norm(summed, axis=1, keepdims=True)
+            out[[owners[i] for i in block]] = summed / np.maximum(norms, 1e-12)
+        return out
