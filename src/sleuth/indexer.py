@@ -141,9 +141,10 @@ class Indexer:
                 yield window.popleft().result()
 
     def _write_batch(self, batch: list[PreparedFile], known: dict) -> tuple[int, int]:
-        """One SQLite transaction, then the matching tantivy commit."""
+        """One SQLite transaction, then the matching tantivy documents."""
         changed = written = 0
-        lexical_ops: list[tuple[int, PreparedFile, list[int]]] = []
+        stored: list[tuple[int, PreparedFile]] = []
+        rows = []
         with self.meta.transaction():
             self.meta.set("lexical_dirty", 1)
             for record in batch:
@@ -160,15 +161,14 @@ class Indexer:
                     record.language,
                     record.skip_reason,
                 )
-                ids = self.meta.replace_chunks(
-                    file_id, record.chunks, record.chunk_hashes, record.definitions
-                )
-                lexical_ops.append((file_id, record, ids))
-                written += len(ids)
-        for file_id, record, ids in lexical_ops:
+                stored.append((file_id, record))
+                rows.append((file_id, record.chunks, record.definitions, row is not None))
+            chunk_ids = self.meta.replace_chunks(rows)
+        for (file_id, record), ids in zip(stored, chunk_ids, strict=True):
             self.lexical.delete_file(file_id)
             for chunk_id, fields in zip(ids, record.lexical, strict=True):
                 self.lexical.add(chunk_id, file_id, fields)
+            written += len(ids)
         if time.monotonic() - self._last_commit >= config.LEXICAL_COMMIT_SECONDS:
             self._commit_lexical()
         return changed, written
