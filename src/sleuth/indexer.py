@@ -13,12 +13,13 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import config
 from .discover import FoundFile, Skipped, walk
-from .prepare import PreparedFile, lexical_fields, prepare_batch
+from .prepare import PreparedFile, lexical_fields, prepare_batch, ready
 from .store.lexical import LexicalStore
 from .store.meta import MetaStore
 
@@ -48,6 +49,7 @@ class Indexer:
         self.meta = meta
         self.lexical = lexical
         self._last_commit = time.monotonic()
+        self._pool: ProcessPoolExecutor | None = None
 
     def update(self, progress: Progress = _quiet, full: bool = False) -> UpdateReport:
         report = UpdateReport()
@@ -58,16 +60,32 @@ class Indexer:
             report.lexical_rebuilt = True
             self.rebuild_lexical()
         known = self.meta.files()
+        with ExitStack() as stack:  # shuts worker processes down, also on errors
+            self._update(report, known, progress, full, stack)
+        self._pool = None
+        return report
+
+    def _update(
+        self, report: UpdateReport, known: dict, progress: Progress, full: bool, stack: ExitStack
+    ) -> None:
         found: list[FoundFile] = []
+        todo: list[FoundFile] = []
         skipped: list[tuple[str, str]] = []
         progress("scan", 0, 0)
         for item in walk(self.root):
             if isinstance(item, Skipped):
                 skipped.append((item.path, item.reason))
-            else:
-                found.append(item)
-                if len(found) % 500 == 0:
-                    progress("scan", len(found), 0)
+                continue
+            found.append(item)
+            row = known.get(item.path)
+            if full or row is None or row.size != item.size or row.mtime_ns != item.mtime_ns:
+                todo.append(item)
+                if len(todo) == config.PARALLEL_MIN_FILES:
+                    # A big job: worker processes start now and import while the walk
+                    # goes on (about 0.2 s each on a loaded 2-core machine).
+                    self._pool = self._start_pool(stack)
+            if len(found) % 500 == 0:
+                progress("scan", len(found), 0)
         report.scanned = len(found)
         progress("scan", len(found), len(found))
 
@@ -83,11 +101,6 @@ class Indexer:
             self.meta.set("lexical_dirty", 0)
         report.removed = len(gone)
 
-        todo = []
-        for item in found:
-            row = known.get(item.path)
-            if full or row is None or row.size != item.size or row.mtime_ns != item.mtime_ns:
-                todo.append(item)
         report.unchanged = len(found) - len(todo)
         progress("index", 0, len(todo))
         done = 0
@@ -103,7 +116,19 @@ class Indexer:
             self.meta.replace_skipped(skipped)
         for _, reason in skipped:
             report.skipped[reason] = report.skipped.get(reason, 0) + 1
-        return report
+
+    @staticmethod
+    def _start_pool(stack: ExitStack) -> ProcessPoolExecutor | None:
+        """Worker processes for preparing files, started at once; None on a single core."""
+        if config.INDEX_WORKERS < 2:
+            return None
+        context = multiprocessing.get_context("spawn")
+        pool = stack.enter_context(
+            ProcessPoolExecutor(max_workers=config.INDEX_WORKERS, mp_context=context)
+        )
+        for _ in range(config.INDEX_WORKERS):
+            pool.submit(ready)  # workers spawn on demand: one task each starts them all
+        return pool
 
     def _prepared_batches(
         self, todo: list[FoundFile], known: dict, full: bool
@@ -124,21 +149,19 @@ class Indexer:
                 ]
             )
         root = str(self.root)
-        workers = min(config.INDEX_WORKERS, len(batches))
-        if len(todo) < config.PARALLEL_MIN_FILES or workers < 2:
+        pool = self._pool
+        if pool is None:
             for items in batches:
                 yield prepare_batch(root, items)
             return
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            window: deque = deque()
-            pending = iter(batches)
-            for items in pending:  # keep a bounded number of batches in flight
-                window.append(pool.submit(prepare_batch, root, items))
-                if len(window) > workers * 2:
-                    yield window.popleft().result()
-            while window:
+        window: deque = deque()
+        for items in batches:  # keep a bounded number of batches in flight
+            window.append(pool.submit(prepare_batch, root, items))
+            if len(window) > config.INDEX_WORKERS * 2:
                 yield window.popleft().result()
+        while window:
+            yield window.popleft().result()
+        pool.shutdown(wait=False)  # workers exit while the last batch is written
 
     def _write_batch(self, batch: list[PreparedFile], known: dict) -> tuple[int, int]:
         """One SQLite transaction, then the matching tantivy documents."""

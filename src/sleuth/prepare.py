@@ -160,6 +160,12 @@ def chunk_values(path: str, c: Chunk) -> ChunkValues:
     )
 
 
+def ready() -> bool:
+    """No-op task: the first one a worker process runs, so it starts (and imports this
+    module) before the real work arrives."""
+    return True
+
+
 def prepare_batch(root: str, items: list[tuple[str, int, int, str | None]]) -> list[PreparedFile]:
     """prepare_file over (path, size, mtime_ns, known hash) tuples: one worker task."""
     return [prepare_file(root, *item) for item in items]

@@ -84,6 +84,7 @@ def search(
     """Search the repository; builds the index on first use."""
     check_query(query, k, mode.value)
     index = Index(path)
+    embed_later = False
     if not index.exists():
         err.print("[dim]no index yet: building the lexical tier first[/]")
         with ProgressBars(err, enabled=not as_json and err.is_terminal) as bars:
@@ -92,7 +93,7 @@ def search(
             if report.pending and seconds <= config.FOREGROUND_EMBED_SECONDS:
                 index.embed(bars)
             elif report.pending:
-                index.start_background_embedding()
+                embed_later = True
                 err.print(
                     f"[dim]{report.pending} chunks to embed (~{seconds:.0f} s): "
                     "answering lexically now; embedding continues in the background "
@@ -103,6 +104,27 @@ def search(
             index.index(embed="background", lock_timeout=0.5)
         except IndexBusy:
             err.print("[dim]another process is indexing: searching the index as it is[/]")
+    try:
+        _search_and_print(index, query, k, mode, glob, lang, kind, type_, as_json)
+    finally:
+        if embed_later:
+            sys.stdout.flush()
+            # Started once the answer is out: the embedder's start-up (onnxruntime, the
+            # model) would otherwise share the 2 cores with the first answer.
+            index.start_background_embedding()
+
+
+def _search_and_print(
+    index: Index,
+    query: str,
+    k: int,
+    mode: Mode,
+    glob: str | None,
+    lang: str | None,
+    kind: str | None,
+    type_: Category | None,
+    as_json: bool,
+) -> None:
     response = index.structured_search(
         query,
         k,
