@@ -10,6 +10,7 @@ import hashlib
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 from . import config
@@ -88,11 +89,15 @@ def path_terms(path: str) -> str:
 
 
 def symbol_terms(names: Iterable[str]) -> str:
-    out: list[str] = []
-    for name in names:
-        out.extend(code_terms(name))
-        for part in name.replace("::", ".").split("."):
-            out.extend(split_identifier(part))
+    return " ".join([words for words in map(_symbol_words, names) if words])
+
+
+@lru_cache(maxsize=65_536)
+def _symbol_words(name: str) -> str:
+    """Terms of one definition name; cached, as names repeat (``initialize``, ``call``)."""
+    out = code_terms(name)
+    for part in name.replace("::", ".").split("."):
+        out.extend(split_identifier(part))
     return " ".join(out)
 
 

@@ -18,7 +18,7 @@ from ..benchmark import DEFAULT_CACHE
 from ..benchmark import run as run_benchmark
 from ..errors import IndexBusy, SleuthError
 from .history_output import print_commits
-from .mcp_command import mcp as mcp_command
+from .mcp_command import run as run_mcp
 from .output import print_results
 from .progress import ProgressBars
 
@@ -279,7 +279,14 @@ def out_console_print(line: str) -> None:
     out.print(line, markup=False)
 
 
-app.command("mcp")(mcp_command)
+@app.command(
+    "mcp",
+    add_help_option=False,
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def mcp_command(ctx: typer.Context) -> None:
+    """Serve search, symbols, handles and expand to MCP clients (`sleuth mcp --help`)."""
+    run_mcp(list(ctx.args))
 
 
 @app.command()
