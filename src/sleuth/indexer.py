@@ -19,7 +19,7 @@ from pathlib import Path
 
 from . import config
 from .discover import FoundFile, Skipped, walk
-from .prepare import PreparedFile, lexical_fields, prepare_batch, ready
+from .prepare import PreparedFile, lexical_fields, prepare_batch, ready, watch_parent
 from .store.lexical import LexicalStore
 from .store.meta import MetaStore
 
@@ -124,7 +124,9 @@ class Indexer:
             return None
         context = multiprocessing.get_context("spawn")
         pool = stack.enter_context(
-            ProcessPoolExecutor(max_workers=config.INDEX_WORKERS, mp_context=context)
+            ProcessPoolExecutor(
+                max_workers=config.INDEX_WORKERS, mp_context=context, initializer=watch_parent
+            )
         )
         for _ in range(config.INDEX_WORKERS):
             pool.submit(ready)  # workers spawn on demand: one task each starts them all

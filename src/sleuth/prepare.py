@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -163,6 +165,22 @@ def chunk_values(path: str, c: Chunk) -> ChunkValues:
         c.text,
         content_hash(embed_text(path, c)),
     )
+
+
+def watch_parent() -> None:
+    """Worker initializer: exit as soon as the writer process is gone.
+
+    A writer killed outright (kill -9, out of memory) never shuts its pool down, and
+    each worker holds the task queue's write end too, so it would wait for tasks forever.
+    """
+    parent = os.getppid()
+
+    def check() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=check, name="watch-parent", daemon=True).start()
 
 
 def ready() -> bool:
