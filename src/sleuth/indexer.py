@@ -9,6 +9,7 @@ rebuilds tantivy from SQLite: nothing SQLite holds is lost.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -125,7 +126,10 @@ class Indexer:
         context = multiprocessing.get_context("spawn")
         pool = stack.enter_context(
             ProcessPoolExecutor(
-                max_workers=config.INDEX_WORKERS, mp_context=context, initializer=watch_parent
+                max_workers=config.INDEX_WORKERS,
+                mp_context=context,
+                initializer=watch_parent,
+                initargs=(os.getpid(),),
             )
         )
         for _ in range(config.INDEX_WORKERS):

@@ -167,13 +167,14 @@ def chunk_values(path: str, c: Chunk) -> ChunkValues:
     )
 
 
-def watch_parent() -> None:
-    """Worker initializer: exit as soon as the writer process is gone.
+def watch_parent(parent: int) -> None:
+    """Worker initializer: exit as soon as the writer process ``parent`` is gone.
 
     A writer killed outright (kill -9, out of memory) never shuts its pool down, and
     each worker holds the task queue's write end too, so it would wait for tasks forever.
+    The pid comes from the writer: one killed while this worker was still starting has
+    already left it to another parent.
     """
-    parent = os.getppid()
 
     def check() -> None:
         while os.getppid() == parent:
