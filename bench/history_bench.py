@@ -56,8 +56,10 @@ def _size(paths) -> int:
 
 def _code_chunk_texts(root: Path, limit: int) -> list[str]:
     """What the code index embeds, for the same repository: the baseline for commits."""
+    from sleuth.chunking import chunk_text
     from sleuth.discover import walk
-    from sleuth.prepare import embed_text, prepare_file
+    from sleuth.languages import language_for
+    from sleuth.prepare import decode, embed_text
 
     texts: list[str] = []
     for found in walk(root):
@@ -65,8 +67,11 @@ def _code_chunk_texts(root: Path, limit: int) -> list[str]:
             break
         if not hasattr(found, "size") or not found.path.endswith((".rb", ".py", ".js")):
             continue
-        record = prepare_file(str(root), found.path, found.size, found.mtime_ns)
-        texts.extend(embed_text(found.path, chunk) for chunk in record.chunks)
+        text = decode((root / found.path).read_bytes())
+        if text is None:
+            continue
+        chunks, _ = chunk_text(language_for(found.path), text)
+        texts.extend(embed_text(found.path, chunk) for chunk in chunks)
     return texts[:limit]
 
 

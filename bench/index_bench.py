@@ -40,8 +40,10 @@ DEFAULT_QUERIES = [
 
 
 def _cli(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    """The `sleuth` console script, as people run it: with `python -m sleuth.cli.main`
+    every spawned worker process would re-import the whole CLI as its main module."""
     return subprocess.run(
-        [sys.executable, "-m", "sleuth.cli.main", *args],
+        [str(Path(sys.executable).with_name("sleuth")), *args],
         cwd=cwd,
         capture_output=True,
         text=True,

@@ -39,6 +39,19 @@ def _start(args: list[str], env: dict) -> subprocess.Popen:
     )
 
 
+def _children(pid: int) -> set[int]:
+    """Processes whose parent is ``pid`` (worker processes of an indexer)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if entry.name.isdigit() and int(fields[1]) == pid:
+            found.add(int(entry.name))
+    return found
+
+
 def _wait_for(db: Path, sql: str, minimum: int, timeout: float = 120) -> int:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -62,10 +75,16 @@ def test_killed_indexer_keeps_batches_and_resumes(tmp_path: Path) -> None:
         {"SLEUTH_BATCH_FILES": "50", "SLEUTH_COMMIT_SECONDS": "0"},
     )
     _wait_for(meta, "SELECT COUNT(*) FROM files", 200)
+    workers = _children(proc.pid)
+    assert workers  # 3,000 files: prepared in worker processes
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     kept = _count(meta, "SELECT COUNT(*) FROM files")
     assert 0 < kept < 3000
+    deadline = time.monotonic() + 20
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)  # none outlives it
 
     # the interrupted index opens and answers
     index = Index(root)

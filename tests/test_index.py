@@ -6,7 +6,9 @@ import os
 import sqlite3
 from pathlib import Path
 
-from sleuth import Index
+import pytest
+
+from sleuth import Index, config
 from sleuth.store.meta import MetaStore
 
 from .conftest import write_tree
@@ -182,3 +184,67 @@ def test_a_search_does_not_mark_an_old_chunking_as_current(sample_repo: Path) ->
     assert any("re-chunking" in n for n in report.notices)
     assert report.update.changed == 6
     assert not any("re-chunking" in n for n in Index(sample_repo).index(embed="none").notices)
+
+
+def _stored(index: Index) -> tuple[list[tuple], list[tuple], int]:
+    """Chunks and definitions by path (ids left out), and the tantivy document count."""
+    meta = MetaStore(index.layout.meta)
+    try:
+        chunks = meta.db.execute(
+            "SELECT f.path, c.start_line, c.end_line, c.kind, c.symbol, c.parent, c.signature,"
+            " c.symbols, c.text, c.hash FROM chunks c JOIN files f ON f.id=c.file_id"
+            " ORDER BY 1, 2, 3"
+        ).fetchall()
+        definitions = meta.db.execute(
+            "SELECT f.path, d.name, d.kind, d.parent, d.start_line, d.end_line, d.signature"
+            " FROM definitions d JOIN files f ON f.id=d.file_id ORDER BY 1, 2, 5"
+        ).fetchall()
+    finally:
+        meta.close()
+    return chunks, definitions, index.status()["chunks"]
+
+
+def _big_tree(root: Path, version: int) -> Path:
+    """450 files: enough for the worker processes (400+ files to index)."""
+    return write_tree(
+        root,
+        {
+            f"pkg_{a}/mod_{u}.py": (
+                f"class Store{a}x{u}:\n    def save_{version}(self, item):\n"
+                f"        return item * {u}\n\n\ndef load_config_{a}_{u}_{version}(path):\n"
+                f"    return open(path).read()\n"
+            )
+            for a in range(15)
+            for u in range(30)
+        },
+    )
+
+
+def test_worker_processes_store_what_one_process_stores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parallel path (records as tuples, one insert per batch, rewrites of known
+    files) stores exactly what preparing in the writer process stores."""
+    monkeypatch.setattr(config, "INDEX_WORKERS", 2)
+    parallel = Index(_big_tree(tmp_path / "parallel", 1))
+    report = parallel.index(embed="none").update
+    assert report.changed == 450
+    _big_tree(tmp_path / "parallel", 2)  # every file rewritten: old rows must go
+    for path in (tmp_path / "parallel").rglob("*.py"):
+        os.utime(path, ns=(path.stat().st_mtime_ns + 10**9,) * 2)
+    assert parallel.index(embed="none").update.changed == 450
+
+    monkeypatch.setattr(config, "INDEX_WORKERS", 1)
+    serial = Index(_big_tree(tmp_path / "serial", 2))
+    serial.index(embed="none")
+
+    chunks, definitions, documents = _stored(parallel)
+    assert (chunks, definitions, documents) == _stored(serial)
+    assert documents == len(chunks) >= 900
+    assert not any("save_1" in row[8] for row in chunks)
+    hits = parallel.search("load_config_7_11_2", k=3, mode="lexical").results
+    assert hits[0].path == "pkg_7/mod_11.py"
+    assert [(r.path, r.start_line) for r in hits] == [
+        (r.path, r.start_line)
+        for r in serial.search("load_config_7_11_2", k=3, mode="lexical").results
+    ]

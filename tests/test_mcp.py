@@ -301,3 +301,15 @@ def test_history_tool_finds_the_commit_and_filters_by_author(tmp_path: Path) -> 
         assert failed and "\n" not in text.strip()
 
     session(server(tmp_path, "--embed", "none"), body)
+
+
+def test_cli_mcp_bad_options_are_usage_errors(tmp_path: Path) -> None:
+    for options in (["--port", "0"], ["--embed", "deep"], ["--bogus"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "sleuth.cli", "mcp", str(tmp_path), *options],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 2 and proc.stdout == ""
+        assert "error:" in proc.stderr.splitlines()[-1] and "Traceback" not in proc.stderr

@@ -13,16 +13,18 @@ SQLite. Nothing SQLite committed is ever lost.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import config
 from .discover import FoundFile, PathRules, Skipped, walk
-from .prepare import PreparedFile, lexical_fields, prepare_batch
+from .prepare import PreparedFile, lexical_fields, prepare_batch, ready, watch_parent
 from .store.lexical import LexicalStore
 from .store.meta import MetaStore
 
@@ -52,6 +54,7 @@ class Indexer:
         self.meta = meta
         self.lexical = lexical
         self._unit_started: float | None = None  # monotonic start of the open unit
+        self._pool: ProcessPoolExecutor | None = None
 
     # -- commit units ---------------------------------------------------------------------
     def _begin(self) -> None:
@@ -102,27 +105,38 @@ class Indexer:
     # -- runs -----------------------------------------------------------------------------
     def update(self, progress: Progress = _quiet, full: bool = False) -> UpdateReport:
         try:
-            return self._update(progress, full)
+            with ExitStack() as stack:  # shuts worker processes down, also on errors
+                return self._update(progress, full, stack)
         except BaseException:
             self._abort()
             raise
+        finally:
+            self._pool = None
 
-    def _update(self, progress: Progress, full: bool) -> UpdateReport:
+    def _update(self, progress: Progress, full: bool, stack: ExitStack) -> UpdateReport:
         report = UpdateReport()
         if not full and not self.lexical_in_step():
             report.lexical_rebuilt = True
             self.rebuild_lexical()
         known = {} if full else self.meta.files()
         found: list[FoundFile] = []
+        todo: list[FoundFile] = []
         skipped: list[tuple[str, str]] = []
         progress("scan", 0, 0)
         for item in walk(self.root):
             if isinstance(item, Skipped):
                 skipped.append((item.path, item.reason))
-            else:
-                found.append(item)
-                if len(found) % 500 == 0:
-                    progress("scan", len(found), 0)
+                continue
+            found.append(item)
+            row = known.get(item.path)
+            if full or row is None or row.size != item.size or row.mtime_ns != item.mtime_ns:
+                todo.append(item)
+                if len(todo) == config.PARALLEL_MIN_FILES:
+                    # A big job: worker processes start now and import while the walk
+                    # goes on (about 0.2 s each on a loaded 2-core machine).
+                    self._pool = self._start_pool(stack)
+            if len(found) % 500 == 0:
+                progress("scan", len(found), 0)
         report.scanned = len(found)
         progress("scan", len(found), len(found))
 
@@ -132,11 +146,6 @@ class Indexer:
             self.lexical.clear()
         report.removed = self._drop_gone(known, found)
 
-        todo = []
-        for item in found:
-            row = known.get(item.path)
-            if full or row is None or row.size != item.size or row.mtime_ns != item.mtime_ns:
-                todo.append(item)
         report.unchanged = len(found) - len(todo)
         progress("index", 0, len(todo))
         done = 0
@@ -153,6 +162,24 @@ class Indexer:
         for _, reason in skipped:
             report.skipped[reason] = report.skipped.get(reason, 0) + 1
         return report
+
+    @staticmethod
+    def _start_pool(stack: ExitStack) -> ProcessPoolExecutor | None:
+        """Worker processes for preparing files, started at once; None on a single core."""
+        if config.INDEX_WORKERS < 2:
+            return None
+        context = multiprocessing.get_context("spawn")
+        pool = stack.enter_context(
+            ProcessPoolExecutor(
+                max_workers=config.INDEX_WORKERS,
+                mp_context=context,
+                initializer=watch_parent,
+                initargs=(os.getpid(),),
+            )
+        )
+        for _ in range(config.INDEX_WORKERS):
+            pool.submit(ready)  # workers spawn on demand: one task each starts them all
+        return pool
 
     def update_paths(
         self, paths: list[str], rules: PathRules | None = None, progress: Progress = _quiet
@@ -228,25 +255,25 @@ class Indexer:
                 ]
             )
         root = str(self.root)
-        workers = min(config.INDEX_WORKERS, len(batches))
-        if len(todo) < config.PARALLEL_MIN_FILES or workers < 2:
+        pool = self._pool
+        if pool is None:
             for items in batches:
                 yield prepare_batch(root, items)
             return
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            window: deque = deque()
-            pending = iter(batches)
-            for items in pending:  # keep a bounded number of batches in flight
-                window.append(pool.submit(prepare_batch, root, items))
-                if len(window) > workers * 2:
-                    yield window.popleft().result()
-            while window:
+        window: deque = deque()
+        for items in batches:  # keep a bounded number of batches in flight
+            window.append(pool.submit(prepare_batch, root, items))
+            if len(window) > config.INDEX_WORKERS * 2:
                 yield window.popleft().result()
+        while window:
+            yield window.popleft().result()
+        pool.shutdown(wait=False)  # workers exit while the last batch is written
 
     def _write_batch(self, batch: list[PreparedFile], known: dict) -> tuple[int, int]:
         """Write one batch of files into the open unit (SQLite rows, tantivy documents)."""
         changed = written = 0
+        stored: list[tuple[int, PreparedFile]] = []
+        rows = []
         self._begin()
         for record in batch:
             row = known.get(record.path)
@@ -262,9 +289,10 @@ class Indexer:
                 record.language,
                 record.skip_reason,
             )
-            ids = self.meta.replace_chunks(
-                file_id, record.chunks, record.chunk_hashes, record.definitions
-            )
+            stored.append((file_id, record))
+            rows.append((file_id, record.chunks, record.definitions, row is not None))
+        chunk_ids = self.meta.replace_chunks(rows)
+        for (file_id, record), ids in zip(stored, chunk_ids, strict=True):
             self.lexical.delete_file(file_id)
             for chunk_id, fields in zip(ids, record.lexical, strict=True):
                 self.lexical.add(chunk_id, file_id, fields)

@@ -19,7 +19,7 @@ from ..benchmark import run as run_benchmark
 from ..errors import IndexBusy, SleuthError
 from .check_output import print_check
 from .history_output import print_commits
-from .mcp_command import mcp as mcp_command
+from .mcp_command import run as run_mcp
 from .output import print_results
 from .progress import ProgressBars
 from .watch_command import watch as watch_command
@@ -93,6 +93,7 @@ def search(
     """Search the repository; builds the index on first use."""
     check_query(query, k, mode.value)
     index = Index(path)
+    embed_later = False
     if not index.exists():
         err.print("[dim]no index yet: building the lexical tier first[/]")
         with ProgressBars(err, enabled=not as_json and err.is_terminal) as bars:
@@ -101,7 +102,7 @@ def search(
             if report.pending and seconds <= config.FOREGROUND_EMBED_SECONDS:
                 index.embed(bars)
             elif report.pending:
-                index.start_background_embedding()
+                embed_later = True
                 err.print(
                     f"[dim]{report.pending} chunks to embed (~{seconds:.0f} s): "
                     "answering lexically now; embedding continues in the background "
@@ -112,6 +113,27 @@ def search(
             index.index(embed="background", lock_timeout=0.5)
         except IndexBusy:
             err.print("[dim]another process is indexing: searching the index as it is[/]")
+    try:
+        _search_and_print(index, query, k, mode, glob, lang, kind, type_, as_json)
+    finally:
+        if embed_later:
+            sys.stdout.flush()
+            # Started once the answer is out: the embedder's start-up (onnxruntime, the
+            # model) would otherwise share the 2 cores with the first answer.
+            index.start_background_embedding()
+
+
+def _search_and_print(
+    index: Index,
+    query: str,
+    k: int,
+    mode: Mode,
+    glob: str | None,
+    lang: str | None,
+    kind: str | None,
+    type_: Category | None,
+    as_json: bool,
+) -> None:
     response = index.structured_search(
         query,
         k,
@@ -305,7 +327,16 @@ def out_console_print(line: str) -> None:
     out.print(line, markup=False)
 
 
-app.command("mcp")(mcp_command)
+@app.command(
+    "mcp",
+    add_help_option=False,
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def mcp_command(ctx: typer.Context) -> None:
+    """Serve search, symbols, handles and expand to MCP clients (`sleuth mcp --help`)."""
+    run_mcp(list(ctx.args))
+
+
 app.command("watch")(watch_command)
 
 

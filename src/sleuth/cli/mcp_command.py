@@ -1,53 +1,74 @@
 """`sleuth mcp`: kept apart from cli/main.py so the server starts without loading the
-search stack first (the console entry point routes here directly; see cli/__init__.py)."""
+search stack first (the console entry point routes here directly; see cli/__init__.py).
+
+Its arguments are parsed with argparse, not typer: typer and click cost 0.07-0.19 s of
+import on the path to the tool list, which is already bounded by the MCP SDK's own
+import (docs/decisions.md).
+"""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
 
-import typer
+DESCRIPTION = """\
+Serve search, symbols, handles and expand to MCP clients (coding agents, editors).
+Speaks MCP on stdin/stdout; logs go to stderr only. Indexing runs in the background."""
 
 
-def mcp(
-    path: Annotated[
-        Path, typer.Argument(help="Repository or any folder inside it.", readable=False)
-    ] = Path("."),
-    http: Annotated[
-        bool, typer.Option("--http", help="Streamable HTTP at http://HOST:PORT/mcp, not stdio.")
-    ] = False,
-    host: Annotated[str, typer.Option(help="Address to bind with --http.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="Port with --http.")] = 8765,
-    embed: Annotated[
-        str,
-        typer.Option(
-            help="background: vectors are computed by a background process after indexing; "
-            "none: lexical only (no model, least CPU)."
-        ),
-    ] = "background",
-) -> None:
-    """Serve search, symbols, handles and expand to MCP clients (coding agents, editors).
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not within 1-65535")
+    return value
 
-    Speaks MCP on stdin/stdout; logs go to stderr only. Indexing runs in the background.
-    """
-    from ..errors import SleuthError
-    from ..mcp.server import serve
 
-    if embed not in ("background", "none"):
-        raise SleuthError("--embed must be background or none")
-    serve(path, http=http, host=host, port=port, embed=embed)
+def parser() -> argparse.ArgumentParser:
+    parse = argparse.ArgumentParser(prog="sleuth mcp", description=DESCRIPTION)
+    parse.add_argument(
+        "path",
+        nargs="?",
+        type=Path,
+        default=Path("."),
+        help="Repository or any folder inside it (default: .).",
+    )
+    parse.add_argument(
+        "--http", action="store_true", help="Streamable HTTP at http://HOST:PORT/mcp, not stdio."
+    )
+    parse.add_argument(
+        "--host", default="127.0.0.1", help="Address to bind with --http (default: 127.0.0.1)."
+    )
+    parse.add_argument("--port", type=_port, default=8765, help="Port with --http (default: 8765).")
+    parse.add_argument(
+        "--embed",
+        choices=("background", "none"),
+        default="background",
+        help="background (default): vectors are computed by a background process after "
+        "indexing; none: lexical only (no model, least CPU).",
+    )
+    return parse
 
 
 def run(args: list[str]) -> None:
     """`sleuth mcp ARGS` without importing the rest of the CLI: one line on errors."""
+    options = parser().parse_args(args)
     from ..errors import SleuthError
 
-    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-    app.command()(mcp)
     try:
-        app(args, prog_name="sleuth mcp")
+        from ..mcp.server import serve
+
+        serve(
+            options.path,
+            http=options.http,
+            host=options.host,
+            port=options.port,
+            embed=options.embed,
+        )
     except SleuthError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(1)
