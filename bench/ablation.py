@@ -38,11 +38,13 @@ def _variants() -> dict[str, dict]:
     for name in rank.PRIORS:
         variants[f"no_{name}"] = {"priors": {name: 1.0}}
     for name, value in rank.SIGNALS.items():
-        if isinstance(value, str):
-            continue  # a choice, not a switch: compared below
+        if isinstance(value, str) or name == "evidence_decay":
+            continue  # a choice, not a switch (or 1.0 is neutral): compared below
         neutral = False if isinstance(value, bool) else 0.0
         variants[f"no_{name}"] = {"signals": {name: neutral}}
     variants["fusion_rrf"] = {"signals": {"fusion": "rrf"}}
+    variants["sem_floor_min"] = {"signals": {"semantic_floor": "min"}}
+    variants["sem_floor_zero"] = {"signals": {"semantic_floor": "zero"}}
     return variants
 
 
@@ -91,9 +93,12 @@ def main() -> None:
         target = rank.PRIORS if name in rank.PRIORS else rank.SIGNALS
         if name not in target:
             sys.exit(f"no prior or signal named {name!r}")
-        target[name] = (
-            value.lower() == "true" if value.lower() in ("true", "false") else float(value)
-        )
+        if value.lower() in ("true", "false"):
+            target[name] = value.lower() == "true"
+        elif isinstance(target[name], str):
+            target[name] = value
+        else:
+            target[name] = float(value)
 
     score = _scorer(args.bench_dir)
     specs = score.load_specs(args.bench_dir / "repos.json")

