@@ -24,6 +24,7 @@ import numpy as np
 from . import config
 from .discover import find_root
 from .embedding import DEFAULT_MODEL_ID, Embedder, load_embedder
+from .embedding.cache import query_vectors
 from .embedding.runner import embed_pending, pending_count, publish_vectors
 from .errors import IndexBusy, IndexCorrupt, PathError, QueryError, SleuthError
 from .freshness import ChangeDetector
@@ -333,7 +334,7 @@ class Index:
         return " (embedding in the background)" if self.background_embedder_pid() else ""
 
     def _embed_query(self, text: str) -> np.ndarray:
-        return self.embedder.embed([text])[0]
+        return query_vectors.get(self.model_id, text, lambda t: self.embedder.embed([t])[0])
 
     def status(self) -> dict:
         """Counts, embedding progress, skipped files by reason, sizes."""

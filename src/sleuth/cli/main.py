@@ -21,6 +21,9 @@ from .history_output import print_commits
 from .mcp_command import mcp as mcp_command
 from .output import print_results
 from .progress import ProgressBars
+from .search_command import Category, Mode
+from .search_command import search as search_command
+from .serve_command import serve as serve_command
 
 app = typer.Typer(
     help="Local, offline code search. Ask in plain words or by identifier.\n\n"
@@ -32,18 +35,6 @@ app = typer.Typer(
 )
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
-
-
-class Mode(StrEnum):
-    hybrid = "hybrid"
-    semantic = "semantic"
-    lexical = "lexical"
-
-
-class Category(StrEnum):
-    code = "code"
-    docs = "docs"
-    tests = "tests"
 
 
 class EmbedTier(StrEnum):
@@ -63,64 +54,7 @@ def _fail(message: str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
-@app.command()
-def search(
-    query: Annotated[str, typer.Argument(help="Plain words or an identifier.")],
-    path: PathArg = Path("."),
-    k: Annotated[int, typer.Option("-k", "--top", min=1, max=1000, help="Results.")] = 10,
-    mode: Annotated[
-        Mode, typer.Option(help="Ranking: both tiers, vectors, or BM25.")
-    ] = Mode.hybrid,
-    glob: Annotated[str | None, typer.Option("--path", help="Only paths matching GLOB.")] = None,
-    lang: Annotated[str | None, typer.Option(help="Only this language (python, go, ...).")] = None,
-    kind: Annotated[
-        str | None,
-        typer.Option(help="Only chunks of this kind (function, method, class, section, ...)."),
-    ] = None,
-    type_: Annotated[Category | None, typer.Option("--type", help="code, docs or tests.")] = None,
-    refresh: Annotated[bool, typer.Option(help="Re-index changed files first.")] = True,
-    as_json: JsonOpt = False,
-) -> None:
-    """Search the repository; builds the index on first use."""
-    check_query(query, k, mode.value)
-    index = Index(path)
-    if not index.exists():
-        err.print("[dim]no index yet: building the lexical tier first[/]")
-        with ProgressBars(err, enabled=not as_json and err.is_terminal) as bars:
-            report = index.index(bars, embed="none")
-            seconds = report.pending / config.EMBED_ASSUMED_RATE
-            if report.pending and seconds <= config.FOREGROUND_EMBED_SECONDS:
-                index.embed(bars)
-            elif report.pending:
-                index.start_background_embedding()
-                err.print(
-                    f"[dim]{report.pending} chunks to embed (~{seconds:.0f} s): "
-                    "answering lexically now; embedding continues in the background "
-                    "(`sleuth status` shows progress)[/]"
-                )
-    elif refresh:
-        try:
-            index.index(embed="background", lock_timeout=0.5)
-        except IndexBusy:
-            err.print("[dim]another process is indexing: searching the index as it is[/]")
-    response = index.structured_search(
-        query,
-        k,
-        mode=mode.value,
-        path=glob,
-        language=lang,
-        kind=kind,
-        category=type_.value if type_ else None,
-    )
-    if as_json:
-        out.print_json(json.dumps(response.to_dict()))
-        return
-    for notice in index.notices + response.notices:
-        err.print(f"[yellow]note:[/] {notice}")
-    if not response.results:
-        err.print(f"no results for {query!r}: {response.reason or 'nothing matched'}")
-        raise typer.Exit(1)
-    print_results(out, response)
+app.command()(search_command)
 
 
 @app.command("index")
@@ -258,6 +192,7 @@ def out_console_print(line: str) -> None:
 
 
 app.command("mcp")(mcp_command)
+app.command("serve")(serve_command)
 
 
 @app.command()
