@@ -27,6 +27,9 @@ def mcp(
             "none: lexical only (no model, least CPU)."
         ),
     ] = "background",
+    daemon: Annotated[
+        bool, typer.Option(help="Let a running `sleuth serve` daemon answer when there is one.")
+    ] = True,
 ) -> None:
     """Serve search, symbols, handles and expand to MCP clients (coding agents, editors).
 
@@ -37,7 +40,7 @@ def mcp(
 
     if embed not in ("background", "none"):
         raise SleuthError("--embed must be background or none")
-    serve(path, http=http, host=host, port=port, embed=embed)
+    serve(path, http=http, host=host, port=port, embed=embed, use_daemon=daemon)
 
 
 def run(args: list[str]) -> None:

@@ -174,7 +174,11 @@ class DaemonClient:
             raise DaemonError(response.status, kind, message)
         return answer
 
-    def get(self, path: str, timeout: float = 5.0) -> dict[str, Any]:
+    def get(self, path: str, timeout: float = 5.0, **params: str) -> dict[str, Any]:
+        if params:
+            from urllib.parse import urlencode
+
+            path += "?" + urlencode(params)
         return self.request("GET", path, timeout=timeout)
 
     def post(self, path: str, body: dict[str, Any], timeout: float = 0.0) -> dict[str, Any]:
