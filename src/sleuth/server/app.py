@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -41,16 +41,29 @@ Over TCP every endpoint but /health and these docs needs `Authorization: Bearer 
 """
 
 
-def create_app(registry: Registry, token: str | None = None, warm: bool = True) -> FastAPI:
-    """The app over ``registry``; ``token`` set = bearer auth required."""
+def create_app(
+    registry: Registry,
+    token: str | None = None,
+    warm: bool = True,
+    on_shutdown: Callable[[], None] | None = None,
+) -> FastAPI:
+    """The app over ``registry``; ``token`` set = bearer auth required.
+
+    ``on_shutdown`` runs when the server stops: uvicorn re-raises SIGTERM once it has
+    shut down, so code after ``Server.run`` may never run.
+    """
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         registry.start()
         if warm:
             _warm_up(registry)
-        yield
-        registry.close()
+        try:
+            yield
+        finally:
+            if on_shutdown is not None:
+                on_shutdown()
+            registry.close()
 
     app = FastAPI(
         title="sleuth",

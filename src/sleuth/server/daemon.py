@@ -76,9 +76,21 @@ def token_for(directory: Path) -> str:
 
 
 def check_free(roots: list[Path]) -> None:
+    """Refuse when a live daemon answers for any of ``roots``; leftovers do not count."""
+    from .client import DaemonClient, DaemonError, DaemonUnavailable
+
     for root in roots:
-        info = read_info(root)
-        if info is not None and pid_alive(info.pid) and info.pid != os.getpid():
+        client = DaemonClient.find(root)
+        if client is None:
+            continue
+        info = client.info
+        try:
+            answering = client.get("/health", timeout=2.0).get("pid") == info.pid
+        except DaemonError:
+            answering = True  # it answers, if not to us
+        except DaemonUnavailable:
+            answering = False
+        if answering:
             raise SleuthError(
                 f"a daemon already serves {root} (pid {info.pid}, {info.address}); "
                 "`sleuth serve --stop` ends it"
@@ -158,7 +170,22 @@ def serve(options: ServeOptions) -> None:
         token = token_for(directory)
     sock, address = bind(options, directory)
     repositories = [ServedRepository(r, options.embed, options.watch) for r in roots]
-    app = create_app(Registry(repositories), token=token, warm=options.embed != "none")
+
+    def remove_files() -> None:
+        """The daemon's files go when it stops; a newer daemon's are left alone."""
+        for root in roots:
+            current = read_info(root)
+            if current is not None and current.pid == os.getpid():
+                info_path(root).unlink(missing_ok=True)
+        if address.startswith("unix:"):
+            Path(address[5:]).unlink(missing_ok=True)
+
+    app = create_app(
+        Registry(repositories),
+        token=token,
+        warm=options.embed != "none",
+        on_shutdown=remove_files,
+    )
     info = DaemonInfo(
         pid=os.getpid(),
         address=address,
@@ -185,13 +212,8 @@ def serve(options: ServeOptions) -> None:
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:
+        remove_files()
         sock.close()
-        for root in roots:
-            current = read_info(root)
-            if current is not None and current.pid == os.getpid():
-                info_path(root).unlink(missing_ok=True)
-        if address.startswith("unix:"):
-            Path(address[5:]).unlink(missing_ok=True)
 
 
 def status(root: Path) -> dict[str, Any] | None:
@@ -209,17 +231,41 @@ def status(root: Path) -> dict[str, Any] | None:
 
 
 def stop(root: Path, wait: float = 15.0) -> int | None:
-    """SIGTERM the daemon serving ``root`` and wait for it; its pid, or None if none ran."""
-    info = read_info(root)
-    if info is None or not pid_alive(info.pid):
+    """SIGTERM the daemon serving ``root`` and wait for it; its pid, or None if none ran.
+
+    The pid in ``daemon.json`` is signalled only when that process is the daemon: it
+    answers /health with its pid, or its command line is a `sleuth serve`. A leftover
+    file naming some other process is removed instead.
+    """
+    from .client import DaemonClient, DaemonError, DaemonUnavailable
+
+    client = DaemonClient.find(root)
+    if client is None:
         return None
-    os.kill(info.pid, signal.SIGTERM)
+    pid = client.info.pid
+    try:
+        ours = client.get("/health", timeout=2.0).get("pid") == pid
+    except (DaemonUnavailable, DaemonError):
+        ours = _is_serve_process(pid)
+    if not ours:
+        info_path(root).unlink(missing_ok=True)
+        return None
+    os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + wait
-    while pid_alive(info.pid) and time.monotonic() < deadline:
+    while pid_alive(pid) and time.monotonic() < deadline:
         time.sleep(0.1)
-    if pid_alive(info.pid):
-        raise SleuthError(f"the daemon (pid {info.pid}) did not stop within {wait:.0f} s")
-    return info.pid
+    if pid_alive(pid):
+        raise SleuthError(f"the daemon (pid {pid}) did not stop within {wait:.0f} s")
+    return pid
+
+
+def _is_serve_process(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            words = handle.read().split(b"\0")
+    except OSError:
+        return False
+    return b"serve" in words and any(b"sleuth" in word for word in words)
 
 
 def detach(args: list[str], root: Path, wait: float = 60.0) -> DaemonInfo:

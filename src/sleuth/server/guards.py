@@ -12,7 +12,7 @@ import logging
 import secrets
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -71,33 +71,17 @@ class BodyLimit:
                 await _send_json(send, 413, error_body(413, "body_too_large", message))
                 return
         seen = 0
-        started = False
 
         async def limited_receive() -> Message:
             nonlocal seen
             event = await receive()
             if event["type"] == "http.request":
                 seen += len(event.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge
+                if seen > self.limit:  # FastAPI turns this into the JSON error below
+                    raise HTTPException(413, message)
             return event
 
-        async def tracking_send(event: Message) -> None:
-            nonlocal started
-            if event["type"] == "http.response.start":
-                started = True
-            await send(event)
-
-        try:
-            await self.app(scope, limited_receive, tracking_send)
-        except _TooLarge:
-            log.warning("refused %s: 413 body_too_large", scope.get("path"))
-            if not started:
-                await _send_json(send, 413, error_body(413, "body_too_large", message))
-
-
-class _TooLarge(Exception):
-    pass
+        await self.app(scope, limited_receive, send)
 
 
 class BearerAuth:
@@ -163,7 +147,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        kind = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        kinds = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
+        kind = kinds.get(exc.status_code, "http_error")
         message = str(exc.detail)
         if exc.status_code == 404:
             message = f"no such endpoint: {request.method} {request.url.path} (see /docs)"

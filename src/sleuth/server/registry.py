@@ -94,15 +94,18 @@ class ServedRepository(Workspace):
         if not self.watch or self.watcher is not None:
             return
         try:
-            from ..live.watcher import start_watcher  # type: ignore[import-not-found]
+            from ..live.watcher import Watcher  # type: ignore[import-not-found]
         except ImportError:
             self.watch_note = "no watcher available: changed files are found by a stat check"
             return
         try:
-            self.watcher = start_watcher(self.root, embed=self.embed)
+            watcher = Watcher(self.index, embed=self.embed)
+            watcher.start()
         except Exception as exc:  # a watcher that cannot start leaves the stat check
             self.watch_note = f"watcher failed to start: {exc}"
             log.warning("%s: %s", self.root, self.watch_note)
+            return
+        self.watcher = watcher
 
     def stop_watching(self) -> None:
         if self.watcher is not None:
