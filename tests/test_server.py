@@ -363,3 +363,37 @@ def test_query_vectors_are_cached_per_model_and_text(embedded_repo: Path) -> Non
     other = Index(embedded_repo)  # the cache is the process's, not the instance's
     other.search(text, k=3, mode="semantic")
     assert query_vectors.hits == hits + 2
+
+
+def test_mcp_uses_the_daemon_and_falls_back_when_it_stops(sample_repo: Path) -> None:
+    from mcp import Client
+
+    from .test_mcp import ok, server, session
+
+    Index(sample_repo).index(embed="none")
+    with running_daemon(sample_repo, "--no-watch", "--embed", "none") as daemon:
+
+        def misses() -> int:
+            with daemon.client() as http:
+                return http.get("/status").json()["caches"]["results"]["misses"]
+
+        async def body(client: Client) -> None:
+            before = misses()
+            reply = json.loads(await ok(client, "search", {"query": "retry_failed_upload"}))
+            assert reply["hits"][0]["symbol"] == "retry_failed_upload"
+            assert misses() == before + 1  # the daemon answered
+            code = await ok(client, "expand", {"handles": [reply["hits"][0]["id"]]})
+            assert " 5  def retry_failed_upload(" in code
+            status = json.loads(await ok(client, "index_status", {}))
+            assert status["watching"] is False and status["files"] == 6  # the daemon's fields
+            failed = await client.call_tool("expand", {"handles": ["../../etc/passwd"]})
+            assert failed.is_error and "outside the repository" in failed.content[0].text
+
+            assert sleuth("serve", "--stop", str(sample_repo)).returncode == 0
+            daemon.process.wait(30)
+            alone = json.loads(await ok(client, "search", {"query": "retry_failed_upload"}))
+            assert alone["hits"][0]["symbol"] == "retry_failed_upload"
+            status = json.loads(await ok(client, "index_status", {}))
+            assert "watching" not in status
+
+        session(server(sample_repo, "--embed", "none"), body)
