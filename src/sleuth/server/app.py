@@ -9,13 +9,15 @@ index run asked for over /reindex uses its own ``Index`` so reads go on meanwhil
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, Query
+from fastapi import FastAPI, Query, Response
+from starlette.concurrency import run_in_threadpool
 
 from .. import __version__, service
 from ..embedding.cache import query_vectors
@@ -74,30 +76,42 @@ def create_app(
     )
     install_error_handlers(app)
 
-    def serve_read(
-        repo: ServedRepository, key: tuple | None, refresh: bool, work: Any
-    ) -> dict[str, Any]:
-        """Run ``work`` under the repository's lock; cached by ``key`` when given."""
+    async def serve_read(
+        repo: ServedRepository, key: tuple, refresh: bool, work: Callable[[], dict[str, Any]]
+    ) -> Response:
+        """An answer from the cache without leaving the event loop when there is one at
+        the current stamp; else ``work`` in the thread pool, under the repository lock.
+
+        Answers are cached serialized, with the index state of their stamp, so a hit
+        costs a lock try, one SQLite read, two stats and a dict lookup.
+        """
+        body = repo.peek(key, refresh)
+        if body is None:
+            body = await run_in_threadpool(compute, repo, key, refresh, work)
+        return Response(body, media_type="application/json")
+
+    def compute(
+        repo: ServedRepository, key: tuple, refresh: bool, work: Callable[[], dict[str, Any]]
+    ) -> bytes:
         with repo.lock:
             state = repo.prepare(refresh=refresh)
-            body = repo.cached(key, work) if key is not None else work()
-        return {**body, "index": state}
+            return repo.cached(key, lambda: _json({**work(), "index": state}))
 
     @app.post("/search", summary="Search code (the `sleuth search --json` schema)")
-    def search(request: SearchRequest) -> dict[str, Any]:
+    async def search(request: SearchRequest) -> Response:
         repo = registry.get(request.repo)
         options = request.model_dump(exclude={"repo", "refresh"})
         options["category"] = options.pop("type")
         key = ("search", tuple(sorted(options.items())))
-        return serve_read(repo, key, request.refresh, lambda: service.search(repo, **options))
+        return await serve_read(repo, key, request.refresh, lambda: service.search(repo, **options))
 
     @app.post("/symbols", summary="Where a symbol is defined")
-    def symbols(request: SymbolsRequest) -> dict[str, Any]:
+    async def symbols(request: SymbolsRequest) -> Response:
         repo = registry.get(request.repo)
         options = request.model_dump(exclude={"repo"})
         options["category"] = options.pop("type")
         key = ("symbols", tuple(sorted(options.items())))
-        return serve_read(repo, key, True, lambda: service.find_symbol(repo, **options))
+        return await serve_read(repo, key, True, lambda: service.find_symbol(repo, **options))
 
     @app.post("/expand", summary="The code behind handles or path:start-end, as on disk now")
     def expand(request: ExpandRequest) -> dict[str, Any]:
@@ -114,12 +128,12 @@ def create_app(
         return {**body, "index": state}
 
     @app.post("/related", summary="Code similar to a handle or path:line")
-    def related(request: RelatedRequest) -> dict[str, Any]:
+    async def related(request: RelatedRequest) -> Response:
         repo = registry.get(request.repo)
         options = request.model_dump(exclude={"repo"})
         options["category"] = options.pop("type")
         key = ("related", tuple(sorted(options.items())))
-        return serve_read(repo, key, True, lambda: service.related(repo, **options))
+        return await serve_read(repo, key, True, lambda: service.related(repo, **options))
 
     @app.post("/history", summary="Search the git history (the `sleuth history --json` schema)")
     def history(request: HistoryRequest) -> dict[str, Any]:
@@ -171,6 +185,10 @@ def create_app(
         app.add_middleware(BearerAuth, token=token)
     app.add_middleware(BodyLimit)
     return app
+
+
+def _json(body: dict[str, Any]) -> bytes:
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def _warm_up(registry: Registry) -> None:

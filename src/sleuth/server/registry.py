@@ -62,6 +62,15 @@ class ResultCache:
                 self._items.popitem(last=False)
         return value
 
+    def peek(self, key: Hashable, stamp: Hashable) -> Any:
+        with self._lock:
+            found = self._items.get(key)
+            if found is None or found[0] != stamp:
+                return None
+            self._items.move_to_end(key)
+            self.hits += 1
+            return found[1]
+
     def stats(self) -> dict[str, int]:
         return {"entries": len(self._items), "hits": self.hits, "misses": self.misses}
 
@@ -145,6 +154,19 @@ class ServedRepository(Workspace):
 
     def cached(self, key: Hashable, compute: Callable[[], Any]) -> Any:
         return self.results.get_or_compute(key, self.stamp(), compute)
+
+    def peek(self, key: Hashable, refresh: bool) -> Any:
+        """A cached answer, without waiting: None when the lock is taken, a refresh is
+        due, the first build runs, or nothing is cached at the current stamp."""
+        if not self.lock.acquire(blocking=False):
+            return None
+        try:
+            due = time.monotonic() - self._last_check >= REFRESH_INTERVAL
+            if (refresh and not self.watching and due) or self._index is None or self.building:
+                return None
+            return self.results.peek(key, self.stamp())
+        finally:
+            self.lock.release()
 
     # -- writing ----------------------------------------------------------------------------
     def writer(self) -> Any:
