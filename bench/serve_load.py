@@ -8,8 +8,10 @@ default) in a work folder, indexes it with every vector, then:
    HTTP one request at a time;
 3. load: ``--clients`` threads in one client process send mixed requests (search in
    hybrid, lexical and semantic mode, some with filters, and symbol lookups) for
-   ``--seconds`` while full re-index runs (``/reindex {"full": true}``) follow one
-   another; reports rps, p50, p99, errors, empty answers and cache hits;
+   ``--seconds`` while index runs follow one another: ``--reindex edit`` (default)
+   changes 20 files of the copy and asks ``/reindex``, like an editor saving files;
+   ``--reindex full`` rebuilds everything (``/reindex {"full": true}``); reports rps,
+   p50, p99, errors, empty answers and result-cache hits;
 4. the same with every query new (no result-cache or query-vector hits), ``--unique``.
 
 Loopback only; bounded in time (``--seconds`` per phase) and in clients (at most 32).
@@ -196,7 +198,8 @@ def load(
     seconds: float,
     clients: int,
     unique: bool,
-    reindex: bool,
+    reindex: str,
+    root: Path,
 ) -> dict[str, Any]:
     headers = {"Authorization": f"Bearer {token}"}
     deadline = time.monotonic() + seconds
@@ -233,11 +236,20 @@ def load(
             errors.extend(my_errors)
             empty += my_empty
 
+    db = sqlite3.connect(root / ".sleuth" / "meta.db")
+    sources = [root / r[0] for r in db.execute("SELECT path FROM files WHERE skip_reason IS NULL")]
+    db.close()
+    edit_rng = random.Random(3)
+
     def reindexer() -> None:
         with httpx.Client(base_url=address, headers=headers, timeout=600) as http:
             while time.monotonic() < deadline:
+                if reindex == "edit":
+                    for path in edit_rng.sample(sources, 20):
+                        with open(path, "a") as handle:
+                            handle.write("\n")
                 start = time.perf_counter()
-                reply = http.post("/reindex", json={"full": True})
+                reply = http.post("/reindex", json={"full": reindex == "full"})
                 if reply.status_code != 200:
                     reindex_errors.append(f"{reply.status_code} {reply.text[:120]}")
                 reindex_runs.append(time.perf_counter() - start)
@@ -245,7 +257,7 @@ def load(
     with httpx.Client(base_url=address, headers=headers, timeout=30) as http:
         before = http.get("/status").json()["caches"]
     threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
-    if reindex:
+    if reindex != "none":
         threads.append(threading.Thread(target=reindexer))
     began = time.monotonic()
     for thread in threads:
@@ -268,6 +280,7 @@ def load(
         "error_samples": errors[:5],
         "empty_answers": empty,
         "result_cache_hit_rate": round(hits / max(1, hits + misses), 3),
+        "reindex": reindex,
         "reindex_runs_finished": len(reindex_runs),
         "reindex_seconds": [round(s, 1) for s in reindex_runs],
         "reindex_errors": reindex_errors[:5],
@@ -282,6 +295,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--pool", type=int, default=300, help="Distinct requests in the mix.")
     parser.add_argument("--no-unique", action="store_true", help="Skip the all-new-query phase.")
+    parser.add_argument("--reindex", choices=["edit", "full", "none"], default="edit")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     if not 1 <= args.clients <= 32 or not 1 <= args.seconds <= 300:
@@ -302,11 +316,15 @@ def main() -> None:
     try:
         sequential = over_http(address, token, pool)
         print(f"over HTTP, one at a time: {sequential}", flush=True)
-        mixed = load(address, token, pool, names, args.seconds, args.clients, False, True)
+        mixed = load(
+            address, token, pool, names, args.seconds, args.clients, False, args.reindex, root
+        )
         print(f"mixed load with re-index runs: {json.dumps(mixed)}", flush=True)
         unique = None
         if not args.no_unique:
-            unique = load(address, token, pool, names, args.seconds, args.clients, True, True)
+            unique = load(
+                address, token, pool, names, args.seconds, args.clients, True, args.reindex, root
+            )
             print(f"all-new queries with re-index runs: {json.dumps(unique)}", flush=True)
     finally:
         process.send_signal(signal.SIGTERM)

@@ -102,8 +102,12 @@ def bind(options: ServeOptions, directory: Path) -> tuple[socket.socket, str]:
     if options.port is not None:
         host = options.host or "127.0.0.1"
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        # IPPROTO_TCP explicitly: asyncio turns Nagle off only on sockets that say TCP,
+        # and with Nagle on, every answer on a kept-alive connection waited ~40 ms for
+        # the client's delayed ACK (measured: 54 ms p50 instead of 1.3 ms).
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
             sock.bind((host, options.port))
         except OSError as exc:
