@@ -97,6 +97,20 @@ def test_unix_socket_endpoints(history_repo: Path) -> None:
             assert status["files"] == 6 and status["root"] == str(root)
             assert status["watching"] is False and status["index"]["generation"] == 1
 
+            # `sleuth related` and `sleuth history` go through the daemon too.
+            misses = http.get("/status").json()["caches"]["results"]["misses"]
+            target = f"{root / 'src' / 'uploads' / 'retry.py'}:6"
+            similar = sleuth("related", target, "-k", "3", "--json")
+            assert similar.returncode == 0, similar.stderr
+            direct = http.post("/related", json={"target": target, "k": 3}).json()
+            assert json.loads(similar.stdout)["results"] == direct["results"]
+            assert http.get("/status").json()["caches"]["results"]["misses"] == misses + 1
+            commits = sleuth("history", "exponential backoff", str(root), "--json")
+            assert commits.returncode == 0, commits.stderr
+            assert json.loads(commits.stdout)["results"][0]["author"] == "bob"
+            human = sleuth("history", "exponential backoff", str(root), "--author", "bob")
+            assert "Retry failed uploads with exponential backoff" in human.stdout
+
             # The result cache answers a repeated query and never outlives a change.
             query = {"query": "retry_failed_upload", "k": 1}
             first = http.post("/search", json=query).json()

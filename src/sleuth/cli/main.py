@@ -17,11 +17,12 @@ from ..api import Index, check_query
 from ..benchmark import DEFAULT_CACHE
 from ..benchmark import run as run_benchmark
 from ..errors import IndexBusy, SleuthError
-from .history_output import print_commits
+from .history_output import history_response_of, print_commits
 from .mcp_command import mcp as mcp_command
 from .output import print_results
 from .progress import ProgressBars
-from .search_command import Category, Mode
+from .search_command import Category, Mode, response_of
+from .search_command import ask as ask_daemon_at
 from .search_command import search as search_command
 from .serve_command import serve as serve_command
 
@@ -213,9 +214,14 @@ def related(
         target = f"{location.resolve()}{line}"
     else:
         index = Index(Path("."))
-    if not index.exists():
+    body = {"target": target, "k": k, "type": type_.value if type_ else None}
+    answer = ask_daemon_at(index.root, "/related", body)
+    if answer is not None:
+        response = response_of(answer)
+    elif not index.exists():
         _fail(f"no index for {index.root}: run `sleuth index` first")
-    response = index.related(target, k, category=type_.value if type_ else None)
+    if answer is None:
+        response = index.related(target, k, category=type_.value if type_ else None)
     if as_json:
         out.print_json(json.dumps(response.to_dict()))
         return
@@ -257,7 +263,18 @@ def history(
 
     check_query(query, k, mode.value)
     history_index = HistoryIndex(path)
-    if refresh or full or not history_index.exists():
+    options = {"author": author, "since": since, "until": until, "path": glob, "diff": diff}
+    answer = None
+    if not full:
+        body = {"query": query, "k": k, "mode": mode.value, **options, "refresh": refresh}
+        answer = ask_daemon_at(history_index.root, "/history", body)
+    if answer is not None:
+        if as_json:
+            out.print_json(json.dumps(answer))
+            return
+        response = history_response_of(answer)
+        notices: list[str] = []
+    elif refresh or full or not history_index.exists():
         history_index.repo.state()  # not a repository, no commits: say so before anything
         first = full or not history_index.exists()
         if first and not as_json:
@@ -283,9 +300,10 @@ def history(
         notices = report.notices if report else []
     else:
         notices = []
-    response = history_index.search(
-        query, k, mode=mode.value, author=author, since=since, until=until, path=glob, diff=diff
-    )
+    if answer is None:
+        response = history_index.search(
+            query, k, mode=mode.value, author=author, since=since, until=until, path=glob, diff=diff
+        )
     response.notices = notices + response.notices
     if as_json:
         out.print_json(json.dumps(response.to_dict()))

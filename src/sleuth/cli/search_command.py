@@ -73,7 +73,7 @@ def search(
     answer = ask_daemon(path, options, refresh) if daemon else None
     if answer is not None:
         answer.pop("index", None)
-        response, notices = _response_of(answer), []
+        response, notices = response_of(answer), []
     else:
         response, notices = search_here(path, options, refresh, as_json)
     if as_json:
@@ -90,20 +90,26 @@ def search(
 
 
 def ask_daemon(path: Path, options: dict[str, Any], refresh: bool) -> dict[str, Any] | None:
-    """The daemon's answer, or None when no daemon serves the repository or it fails.
+    """The daemon's /search answer, or None when no daemon serves the repository."""
+    from ..discover import find_root
+
+    return ask(find_root(path), "/search", {**options, "refresh": refresh})
+
+
+def ask(root: Path, endpoint: str, body: dict[str, Any]) -> dict[str, Any] | None:
+    """The answer of the daemon serving ``root``, or None when there is none or it fails.
 
     Bad arguments (400, 422) are the user's to fix and end the command like they would
     in-process; anything else (gone, busy, unknown repository) falls back in-process.
     """
-    from ..discover import find_root
     from ..errors import QueryError
     from ..server.client import DaemonClient, DaemonError, DaemonUnavailable
 
-    client = DaemonClient.find(find_root(path))
+    client = DaemonClient.find(root)
     if client is None:
         return None
     try:
-        return client.post("/search", {**options, "refresh": refresh})
+        return client.post(endpoint, body)
     except DaemonUnavailable:
         return None
     except DaemonError as exc:
@@ -112,7 +118,8 @@ def ask_daemon(path: Path, options: dict[str, Any], refresh: bool) -> dict[str, 
         return None
 
 
-def _response_of(answer: dict[str, Any]) -> SearchResponse:
+def response_of(answer: dict[str, Any]) -> SearchResponse:
+    """A SearchResponse from the JSON of /search or /related."""
     from ..results import Result, SearchResponse
 
     return SearchResponse(
