@@ -190,6 +190,25 @@ def over_http(address: str, token: str, pool: list[tuple[str, dict[str, Any]]]) 
     }
 
 
+def cli_runs(root: Path, pool: list[tuple[str, dict[str, Any]]], runs: int = 8) -> dict:
+    """`sleuth search` as a new process: through the daemon, and in-process without it."""
+    queries = [body["query"] for endpoint, body in pool if endpoint == "/search"][:runs]
+    out: dict[str, float] = {}
+    for label, extra in (
+        ("daemon_p50_ms", []),
+        ("in_process_p50_ms", ["--no-daemon"]),
+        ("in_process_no_refresh_p50_ms", ["--no-daemon", "--no-refresh"]),
+    ):
+        timings = []
+        for query in queries:
+            command = [sys.executable, "-m", "sleuth.cli", "search", query, str(root), "--json"]
+            start = time.perf_counter()
+            subprocess.run([*command, *extra], capture_output=True, check=False)
+            timings.append(time.perf_counter() - start)
+        out[label] = round(percentile(timings, 0.5) * 1000, 1)
+    return out
+
+
 def load(
     address: str,
     token: str,
@@ -316,6 +335,8 @@ def main() -> None:
     try:
         sequential = over_http(address, token, pool)
         print(f"over HTTP, one at a time: {sequential}", flush=True)
+        cli = cli_runs(root, pool)
+        print(f"sleuth search as a new process: {cli}", flush=True)
         mixed = load(
             address, token, pool, names, args.seconds, args.clients, False, args.reindex, root
         )
@@ -344,6 +365,7 @@ def main() -> None:
         "clients": args.clients,
         "in_process": baseline,
         "http_sequential": sequential,
+        "cli_process": cli,
         "load_mixed": mixed,
         "load_unique": unique,
     }
