@@ -196,13 +196,21 @@ def _warm_up(registry: Registry) -> None:
     import threading
 
     def load() -> None:
-        for repo in registry.repositories:
-            if repo.embed == "none":
-                continue
-            try:
-                repo.index.embedder.embed(["warm up"])
-            except Exception as exc:  # the model is optional for lexical answers
-                log.warning("could not load the embedding model: %s", exc)
+        repo = next((r for r in registry.repositories if r.embed != "none"), None)
+        if repo is None:
             return
+        from ..embedding import load_embedder
+
+        with repo.lock:
+            index = repo.index
+        try:
+            embedder = load_embedder(index.model_id)
+            embedder.embed(["warm up"])
+        except Exception as exc:  # the model is optional for lexical answers
+            log.warning("could not load the embedding model: %s", exc)
+            return
+        with repo.lock:
+            if index._embedder is None:
+                index._embedder = embedder
 
     threading.Thread(target=load, daemon=True, name="sleuth-warm-up").start()
