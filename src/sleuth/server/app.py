@@ -196,21 +196,24 @@ def _warm_up(registry: Registry) -> None:
     import threading
 
     def load() -> None:
-        repo = next((r for r in registry.repositories if r.embed != "none"), None)
-        if repo is None:
+        """One model for every served repository (they share the model id)."""
+        served = [r for r in registry.repositories if r.embed != "none"]
+        if not served:
             return
         from ..embedding import load_embedder
 
-        with repo.lock:
-            index = repo.index
+        with served[0].lock:
+            model_id = served[0].index.model_id
         try:
-            embedder = load_embedder(index.model_id)
+            embedder = load_embedder(model_id)
             embedder.embed(["warm up"])
         except Exception as exc:  # the model is optional for lexical answers
             log.warning("could not load the embedding model: %s", exc)
             return
-        with repo.lock:
-            if index._embedder is None:
-                index._embedder = embedder
+        for repo in served:
+            with repo.lock:
+                index = repo.index
+                if index._embedder is None and index.model_id == model_id:
+                    index._embedder = embedder
 
     threading.Thread(target=load, daemon=True, name="sleuth-warm-up").start()
