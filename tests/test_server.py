@@ -6,6 +6,8 @@ import json
 import os
 import signal
 import stat
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -275,6 +277,19 @@ def test_cli_uses_the_daemon_and_falls_back_when_it_is_gone(sample_repo: Path) -
         assert set(json.loads(via_daemon.stdout)) == set(json.loads(in_process.stdout))
         with daemon.client() as http:
             assert http.get("/status").json()["caches"]["results"]["misses"] == misses + 1
+        # Answered by the daemon, the command loads neither the search stack nor FastAPI.
+        probe = (
+            "import sys\nfrom sleuth.cli import run\n"
+            f"sys.argv = ['sleuth', 'search', 'parse_config', {str(sample_repo)!r}, '--json']\n"
+            "try:\n    run()\nfinally:\n"
+            "    heavy = {'sleuth.api', 'numpy', 'tantivy', 'fastapi', 'onnxruntime', 'httpx'}\n"
+            "    print(sorted(heavy & set(sys.modules)), file=sys.stderr)\n"
+        )
+        light = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60
+        )
+        assert json.loads(light.stdout)["results"] == expected
+        assert light.stderr.strip().splitlines()[-1] == "[]", light.stderr
         human = sleuth("search", "parse_config", str(sample_repo))
         top = expected[0]
         assert human.returncode == 0
