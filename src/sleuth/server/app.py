@@ -38,7 +38,7 @@ DESCRIPTION = """\
 Local code search over HTTP: the indexes stay open in memory between requests.
 
 Errors are JSON: `{"error": "one line", "status": 422, "type": "invalid_request"}`.
-Over TCP every endpoint but /health and these docs needs `Authorization: Bearer <token>`
+Over TCP every endpoint but /health and /openapi.json needs `Authorization: Bearer <token>`
 (the token is in `.sleuth/daemon.token`, mode 0600) unless the daemon runs with `--no-auth`.
 """
 
@@ -72,6 +72,7 @@ def create_app(
         version=__version__,
         description=DESCRIPTION,
         lifespan=lifespan,
+        docs_url=None,  # Swagger UI loads its script from a CDN: nothing leaves the machine
         redoc_url=None,
     )
     install_error_handlers(app)

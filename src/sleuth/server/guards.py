@@ -26,7 +26,7 @@ log = logging.getLogger("sleuth.server")
 #: Largest request body accepted; the biggest legitimate one (50 handles) is a few kB.
 MAX_BODY_BYTES = 1_000_000
 #: Paths anyone may read without the token: they reveal nothing about the repositories.
-OPEN_PATHS = frozenset({"/health", "/docs", "/openapi.json", "/docs/oauth2-redirect"})
+OPEN_PATHS = frozenset({"/health", "/openapi.json"})
 
 
 def error_body(status: int, kind: str, message: str) -> dict[str, Any]:
@@ -151,7 +151,7 @@ def install_error_handlers(app: FastAPI) -> None:
         kind = kinds.get(exc.status_code, "http_error")
         message = str(exc.detail)
         if exc.status_code == 404:
-            message = f"no such endpoint: {request.method} {request.url.path} (see /docs)"
+            message = f"no such endpoint: {request.method} {request.url.path} (see /openapi.json)"
         return refuse(request.url.path, exc.status_code, kind, message)
 
     @app.exception_handler(SleuthError)
