@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -10,10 +11,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from sleuth import Index
 from sleuth.store.lexical import LexicalStore
 
-from .conftest import write_tree
+from .conftest import run_cli, write_tree
 
 
 def _count(db: Path, sql: str) -> int:
@@ -54,7 +57,10 @@ def test_killed_indexer_keeps_batches_and_resumes(tmp_path: Path) -> None:
     }
     write_tree(root, files)
     meta = root / ".sleuth" / "meta.db"
-    proc = _start(["index", "--embed", "none", str(root)], {"SLEUTH_BATCH_FILES": "50"})
+    proc = _start(
+        ["index", "--embed", "none", str(root)],
+        {"SLEUTH_BATCH_FILES": "50", "SLEUTH_COMMIT_SECONDS": "0"},
+    )
     _wait_for(meta, "SELECT COUNT(*) FROM files", 200)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
@@ -94,3 +100,114 @@ def test_killed_embedder_keeps_vectors_and_resumes(tmp_path: Path) -> None:
     assert report.embedded == 400 - kept
     assert index.status()["embedded_fraction"] == 1.0
     assert index.search("handler_7").results[0].path == "m7.py"
+
+
+def _killed_run(root: Path, point: str, nth: int, *args: str) -> None:
+    """`sleuth ARGS` SIGKILLed at the nth time it reaches ``point`` (tests/killer.py)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.killer", point, str(nth), *args],
+        cwd=Path(__file__).parent.parent,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SLEUTH_BATCH_FILES": "50", "SLEUTH_COMMIT_SECONDS": "0"},
+        timeout=300,
+    )
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+
+
+def _many(count: int, start: int = 0) -> dict[str, str]:
+    return {
+        f"pkg{i // 100}/mod_{i}.py": f"def function_{i}(x):\n    return x + {i}\n"
+        for i in range(start, start + count)
+    }
+
+
+def _assert_whole(root: Path, files: int) -> None:
+    """Counts agree across SQLite, tantivy and vectors; every file answers."""
+    index = Index(root)
+    report = index.check(repair=False)
+    assert report.ok and not report.problems, report
+    assert report.chunks == report.lexical_docs == files
+    assert report.vectors == report.embedded_chunks
+    last = files - 1
+    top = index.search(f"function_{last}", mode="lexical").results[0]
+    assert top.path == f"pkg{last // 100}/mod_{last}.py"
+    index.close()
+
+
+@pytest.mark.parametrize(
+    ("point", "nth"), [("batch", 3), ("lexical-commit", 2), ("between-commits", 2)]
+)
+def test_kill_while_indexing_leaves_an_index_that_answers_and_completes(
+    tmp_path: Path, point: str, nth: int
+) -> None:
+    root = tmp_path / "repo"
+    write_tree(root, _many(300))
+    Index(root).index(embed="none")
+    write_tree(root, _many(300, start=300))
+    (root / "pkg0/mod_7.py").write_text("def renamed_function_7(x):\n    return x\n")
+
+    _killed_run(root, point, nth, "index", "--embed", "none", str(root))
+
+    if point == "between-commits":  # tantivy is one commit ahead: detected, then repaired
+        found = Index(root).check(repair=False)
+        assert found.lexical_mark == found.lexical_commit + 1 and not found.ok
+    checked = run_cli("status", "--check", str(root))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "consistent" in checked.stdout
+    index = Index(root)  # opens and answers with what was committed before the kill
+    assert index.search("function_5", mode="lexical").results[0].path == "pkg0/mod_5.py"
+    index.close()
+
+    done = run_cli("index", "--embed", "none", str(root))
+    assert done.returncode == 0, done.stderr
+    _assert_whole(root, 600)
+    assert Index(root).search("renamed_function_7", mode="lexical").results[0].path == (
+        "pkg0/mod_7.py"
+    )
+
+
+@pytest.mark.parametrize(("point", "nth"), [("embed", 2), ("publish", 1), ("publish", 2)])
+def test_kill_while_embedding_or_publishing_vectors(tmp_path: Path, point: str, nth: int) -> None:
+    root = tmp_path / "repo"
+    write_tree(root, _many(200))
+    _killed_run(root, point, nth, "index", "--embed", "deep", str(root))
+
+    checked = run_cli("status", "--check", str(root))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert not list((root / ".sleuth").glob(".vectors-*"))  # unfinished writes removed
+    assert Index(root).search("function_3", mode="lexical").results
+
+    done = run_cli("index", "--embed", "deep", str(root))
+    assert done.returncode == 0, done.stderr
+    _assert_whole(root, 200)
+    assert Index(root).status()["embedded_fraction"] == 1.0
+
+
+def test_check_repairs_a_damaged_or_missing_derived_store(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    write_tree(root, _many(120))
+    Index(root).index(embed="deep")
+    shutil.rmtree(root / ".sleuth" / "lexical")
+    (root / ".sleuth" / "vectors.npz").write_bytes(b"not an npz file")
+    report = Index(root).check()
+    assert report.ok and len(report.repaired) == 2, report
+    _assert_whole(root, 120)
+
+
+def test_check_reports_a_damaged_database_as_not_repairable(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    write_tree(root, _many(50))
+    index = Index(root)
+    index.index(embed="none")
+    index.close()  # the last connection folds the WAL into the database file
+    db = root / ".sleuth" / "meta.db"
+    assert not (root / ".sleuth" / "meta.db-wal").exists()
+    data = bytearray(db.read_bytes())
+    for offset in range(4096, min(len(data), 4096 * 6)):  # pages after the header
+        data[offset] = 0xFF
+    db.write_bytes(bytes(data))
+    checked = run_cli("status", "--check", str(root))
+    assert checked.returncode == 1
+    assert "sleuth index --full" in checked.stdout + checked.stderr
+    assert "Traceback" not in checked.stderr

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import re
@@ -15,14 +16,16 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+import tantivy
 
 from . import config
-from .discover import find_root
+from .discover import PathRules, find_root
 from .embedding import DEFAULT_MODEL_ID, Embedder, load_embedder
 from .embedding.cache import query_vectors
 from .embedding.runner import embed_pending, pending_count, publish_vectors
@@ -32,7 +35,7 @@ from .handles import Expansion, Handle, HandleRef, one_line, parse_target
 from .indexer import Indexer, Progress, UpdateReport, _quiet
 from .prepare import content_hash
 from .results import Result, SearchResponse
-from .search.classify import classify
+from .search.classify import QueryPlan, classify
 from .search.engine import search as run_search
 from .search.filters import Filters, category_of
 from .search.query_syntax import CATEGORIES, ParsedQuery, parse_query
@@ -44,10 +47,13 @@ from .store.vectors import VectorStore, graph_path
 from .tokens import query_terms, split_identifier
 
 if TYPE_CHECKING:
+    from .check import CheckReport
     from .graph import Graph
     from .history import HistoryIndex, HistoryReport, HistoryResponse
 
 MODES = ("hybrid", "semantic", "lexical")
+#: Tries (10 ms apart) to find tantivy and SQLite at the same commit before a search.
+VIEW_ATTEMPTS = 50
 EMBED_CHOICES = ("none", "background", "deep")
 
 
@@ -183,10 +189,64 @@ class Index:
                 meta.set("chunker_version", config.CHUNKER_VERSION)
                 self._rechunk = False
             report = IndexReport(update, notices=list(self.notices))
-            if update.changed or update.removed or full or not self.layout.vectors.exists():
-                publish_vectors(meta, self.layout)
-            if update.changed or update.removed or full:
-                self._bump_generation(meta)
+            self._publish(meta, update, full)
+        return self._after_update(report, meta, embed, progress)
+
+    def update_paths(
+        self,
+        paths: Iterable[str | os.PathLike[str]],
+        embed: str = "background",
+        lock_timeout: float | None = 600.0,
+        rules: PathRules | None = None,
+    ) -> IndexReport:
+        """Bring only these files or folders up to date (a watcher's batch of events).
+
+        Paths are absolute or relative to the root; those outside it are ignored. Only
+        the given paths are stat'ed and read, so the cost follows the batch, not the
+        repository. Falls back to a full ``index`` when there is no index yet or the
+        chunker changed.
+        """
+        if embed not in EMBED_CHOICES:
+            raise SleuthError(f"--embed must be one of {', '.join(EMBED_CHOICES)}")
+        relative = self._relative_paths(paths)
+        if self.exists():
+            self._open()  # notes a chunker change in self._rechunk
+        if not self.exists() or self._rechunk:
+            return self.index(embed=embed, lock_timeout=lock_timeout)
+        with self._write_lock.hold(lock_timeout):
+            meta = self._open()
+            assert self._lexical is not None
+            update = Indexer(self.root, meta, self._lexical).update_paths(relative, rules)
+            report = IndexReport(update, notices=list(self.notices))
+            self._publish(meta, update, False)
+        return self._after_update(report, meta, embed, _quiet)
+
+    def _relative_paths(self, paths: Iterable[str | os.PathLike[str]]) -> list[str]:
+        root = self.root.resolve()
+        out: list[str] = []
+        for raw in paths:
+            path = Path(raw)
+            path = path if path.is_absolute() else root / path
+            # resolve only the parent: the file itself may be gone or a symlink
+            parent = path.parent.resolve()
+            if not parent.is_relative_to(root):
+                continue
+            full = parent / path.name
+            if full == root:
+                continue
+            out.append(full.relative_to(root).as_posix())
+        return out
+
+    def _publish(self, meta: MetaStore, update: UpdateReport, full: bool) -> None:
+        """After a run (write lock held): vectors follow SQLite; the generation moves."""
+        if update.changed or update.removed or full or not self.layout.vectors.exists():
+            publish_vectors(meta, self.layout)
+        if update.changed or update.removed or full:
+            self._bump_generation(meta)
+
+    def _after_update(
+        self, report: IndexReport, meta: MetaStore, embed: str, progress: Progress
+    ) -> IndexReport:
         if embed == "deep":
             report.embedded = self.embed(progress)
         report.pending = pending_count(meta)
@@ -195,12 +255,13 @@ class Index:
         return report
 
     def _wipe_for_full(self) -> None:
-        """--full starts over; the embedding cache survives when the database is sound."""
+        """--full starts over; the embedding cache survives when the database is sound.
+
+        A sound database keeps its rows until the run's first commit empties both stores
+        (Indexer.update with ``full``), so readers never see an empty index alone.
+        """
         try:
-            meta = self._open()
-            with meta.transaction():
-                meta.db.execute("DELETE FROM files")
-            self.close()
+            self._open()
         except IndexCorrupt:
             self.close()
             shutil.rmtree(self.layout.directory, ignore_errors=True)
@@ -226,6 +287,10 @@ class Index:
             return embed_pending(meta, self.layout, self.embedder, progress, deadline)
         finally:
             lock.release()
+
+    def pending(self) -> int:
+        """Distinct chunk texts that have no vector yet."""
+        return pending_count(self._open())
 
     def background_embedder_pid(self) -> int | None:
         if not self.layout.directory.exists():
@@ -284,8 +349,24 @@ class Index:
             return response
         meta = self._open()
         assert self._lexical is not None and self._vectors is not None
-        self._repair_after_crash(meta)
-        self._lexical.index.reload()
+        with self._read_view(meta) as searcher:
+            return self._search_in_view(
+                plan, meta, searcher, k, mode, path, language, kind, category
+            )
+
+    def _search_in_view(
+        self,
+        plan: QueryPlan,
+        meta: MetaStore,
+        searcher: tantivy.Searcher,
+        k: int,
+        mode: str,
+        path: str | None,
+        language: str | None,
+        kind: str | None,
+        category: str | None,
+    ) -> SearchResponse:
+        assert self._lexical is not None and self._vectors is not None
         self._vectors.load()
         chunk_count = meta.chunk_count()
         embedded = len(self._vectors)
@@ -311,6 +392,7 @@ class Index:
             k,
             Filters(path, language, kind, category),
             used,
+            searcher=searcher,
         )
         response.embedded_fraction = fraction
         response.notices = notices + response.notices
@@ -318,15 +400,56 @@ class Index:
             response.reason = "the index is empty: no indexable files were found"
         return response
 
-    def _repair_after_crash(self, meta: MetaStore) -> None:
-        """A writer that died between commits leaves tantivy behind SQLite: catch it up."""
-        if meta.get("lexical_dirty") != "1" or not self._write_lock.acquire(timeout=0):
-            return  # clean, or a live writer is still at work
+    @contextlib.contextmanager
+    def _read_view(self, meta: MetaStore) -> Iterator[tantivy.Searcher]:
+        """One generation of the index for a whole search.
+
+        A tantivy searcher pinned to its last commit, and an SQLite read transaction
+        (a WAL snapshot) whose ``lexical_commit`` equals that commit's mark: the writer
+        commits both in step (indexer.py), so every id tantivy returns is a row of the
+        snapshot, and no row of the snapshot is missing from tantivy. A mismatch lasts
+        only between the writer's two commits: retried for a moment. A mismatch with no
+        live writer is a crash between the two: tantivy is rebuilt from SQLite first.
+        Vectors may lag (republished after each run): ids the snapshot lacks drop out.
+        """
+        assert self._lexical is not None
+        with meta.lock:  # one transaction at a time on this connection
+            searcher = None
+            for attempt in range(VIEW_ATTEMPTS):
+                self._lexical.index.reload()
+                searcher = self._lexical.index.searcher()
+                mark = self._lexical.mark(searcher)
+                meta.db.execute("BEGIN")
+                state = meta.get("lexical_commit", "0") or "0"
+                if int(state) == mark and meta.get("lexical_dirty") != "1":
+                    break
+                meta.db.execute("ROLLBACK")
+                if not self._repair_after_crash(meta):
+                    time.sleep(0.01 if attempt < VIEW_ATTEMPTS - 2 else 0)
+            else:  # a live writer stays between its two commits: answer from the newest pair
+                meta.db.execute("BEGIN")
+            try:
+                yield searcher
+            finally:
+                meta.db.execute("COMMIT")  # ends the read snapshot; nothing was written
+
+    def _repair_after_crash(self, meta: MetaStore) -> bool:
+        """Rebuild tantivy when it is out of step with SQLite and no writer is alive.
+
+        A writer killed between its two commits leaves the tantivy mark ahead of SQLite
+        (tantivy may hold ids SQLite rolled back); a damaged tantivy folder is flagged
+        ``lexical_dirty`` when it is reset. Returns True when it rebuilt.
+        """
+        assert self._lexical is not None
+        indexer = Indexer(self.root, meta, self._lexical)
+        if indexer.lexical_in_step() or not self._write_lock.acquire(timeout=0):
+            return False  # in step, or a live writer is still at work
         try:
-            if meta.get("lexical_dirty") == "1":
-                assert self._lexical is not None
-                Indexer(self.root, meta, self._lexical).rebuild_lexical()
-                self.notices.append("an interrupted run left the lexical index behind: repaired")
+            if indexer.lexical_in_step():
+                return False
+            indexer.rebuild_lexical()
+            self.notices.append("an interrupted run left the lexical index behind: repaired")
+            return True
         finally:
             self._write_lock.release()
 
@@ -353,6 +476,8 @@ class Index:
             round(counts["embedded_chunks"] / counts["chunks"], 4) if counts["chunks"] else 0.0
         )
         info["background_embedder_pid"] = self.background_embedder_pid()
+        info["writer_pid"] = FileLock(self.layout.write_lock).held_by_other()
+        info["generation"] = int(meta.get("generation", "0") or 0)
         info["skipped"] = meta.skip_counts()
         info["size_bytes"] = sum(
             f.stat().st_size for f in self.layout.directory.rglob("*") if f.is_file()
@@ -361,6 +486,17 @@ class Index:
         if history.exists():
             info["history"] = history.status()
         return info
+
+    def check(self, repair: bool = True, lock_timeout: float = 10.0) -> CheckReport:
+        """Do SQLite, tantivy and the vectors file agree? Rebuild the derived ones if not.
+
+        See check.py. ``report.ok`` is False when something could not be repaired.
+        """
+        from .check import check_index
+
+        if not self.exists():
+            raise SleuthError("there is no index yet: run `sleuth index`")
+        return check_index(self, repair, lock_timeout)
 
     # -- agents: generations, freshness, structured queries, symbols, handles -----------
     #: Shared by the refresh checks of one long-lived process (see freshness.py).

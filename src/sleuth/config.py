@@ -25,10 +25,11 @@ CHUNK_MIN_LINES = 5
 WINDOW_LINES = 50
 WINDOW_OVERLAP = 10
 
-#: Files per committed batch: a crash loses at most one batch of work.
+#: Files per batch: prepared by one worker task, written to the stores at once.
 INDEX_BATCH_FILES = int(os.environ.get("SLEUTH_BATCH_FILES", 128))
-#: tantivy commits at most this often during a run (SQLite commits every batch).
-LEXICAL_COMMIT_SECONDS = 5.0
+#: SQLite and tantivy commit together this often during a run (and at its end): a kill
+#: loses at most this much work; each commit costs ~0.1 s.
+COMMIT_SECONDS = float(os.environ.get("SLEUTH_COMMIT_SECONDS", 2.0))
 #: Worker processes that read and chunk files on big jobs (the main process writes).
 INDEX_WORKERS = int(os.environ.get("SLEUTH_INDEX_WORKERS", min(4, os.cpu_count() or 1)))
 #: Below this many files to (re)index, preparation stays in the main process.

@@ -7,6 +7,7 @@ files whose mtime or size changed, so an unchanged repository is never re-read.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -388,3 +389,121 @@ def content_skip_reason(data: bytes) -> str | None:
         if longest > config.MINIFIED_MAX_LINE:
             return "minified"
     return None
+
+
+#: File names whose change alters which files are indexed: a watcher re-walks the tree.
+RULE_FILES = frozenset({".gitignore", ".sleuthignore"})
+
+
+class PathRules:
+    """``walk``'s rules for single paths, for a watcher that hears about a few files.
+
+    Ignore files are read once per folder and cached; ``forget`` drops the cache when
+    one changes. Answers match ``walk`` over the same tree.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._specs: dict[str, list[pathspec.GitIgnoreSpec]] = {}
+
+    def forget(self) -> None:
+        self._specs.clear()
+
+    def _rules_for(self, rel_dir: str) -> _Rules:
+        """The rule stack in effect for entries of ``rel_dir`` (its own files included)."""
+        rules = _Rules(self.root)
+        parts = rel_dir.split("/") if rel_dir else []
+        for depth in range(len(parts) + 1):
+            here = "/".join(parts[:depth])
+            specs = self._specs.get(here)
+            if specs is None:
+                folder = self.root / here if here else self.root
+                specs = [s for s in (_read_ignore(folder / n) for n in sorted(RULE_FILES)) if s]
+                self._specs[here] = specs
+            rules.layers.extend((here, spec) for spec in specs)
+        return rules
+
+    def excluded(self, rel: str, is_dir: bool = False) -> bool:
+        """True when ``walk`` would never reach ``rel``: an excluded or ignored folder on
+        the way, or an ignored file. No stat: the path may be gone already."""
+        parts = rel.split("/")
+        for depth in range(1, len(parts) + (1 if is_dir else 0)):
+            folder = "/".join(parts[:depth])
+            if parts[depth - 1] in EXCLUDED_DIRS:
+                return True
+            if self._rules_for("/".join(parts[: depth - 1])).ignored(folder, True):
+                return True
+        if is_dir:
+            return False
+        parent = "/".join(parts[:-1])
+        return _skip_reason(parts[-1], rel, self._rules_for(parent)) == "ignored"
+
+    def scan(self, rels: list[str]) -> tuple[list[FoundFile], list[Skipped], list[str]]:
+        """Found files, skipped files and the scanned scopes under the given paths.
+
+        A folder is walked whole (a folder moved in arrives as one event). The scopes
+        are the paths given, minus those ``walk`` would not reach: indexed files at or
+        under a scope that are not found again are gone.
+        """
+        found: list[FoundFile] = []
+        skipped: list[Skipped] = []
+        scopes: list[str] = []
+        for rel in sorted(set(rels)):
+            path = self.root / rel
+            try:
+                is_dir = path.is_dir() and not path.is_symlink()
+            except OSError:
+                is_dir = False
+            scopes.append(rel)
+            if self.excluded(rel, is_dir):
+                continue
+            if is_dir:
+                for item in _walk_dir(path, rel, _Subtree(self._rules_for(rel), rel)):
+                    (skipped if isinstance(item, Skipped) else found).append(item)
+                continue
+            item = self._one_file(rel)
+            if isinstance(item, Skipped):
+                skipped.append(item)
+            elif item is not None:
+                found.append(item)
+        return found, skipped, scopes
+
+    def _one_file(self, rel: str) -> FoundFile | Skipped | None:
+        path = self.root / rel
+        try:
+            st = os.lstat(path)
+        except OSError:
+            return None  # gone
+        name = rel.rsplit("/", 1)[-1]
+        if stat.S_ISLNK(st.st_mode):
+            return Skipped(rel, "symlink")
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        reason = _skip_reason(name, rel, self._rules_for(rel.rpartition("/")[0]))
+        if reason == "ignored":
+            return None
+        if reason:
+            return Skipped(rel, reason)
+        if st.st_size > config.MAX_FILE_BYTES:
+            return Skipped(rel, "too_large")
+        if not os.access(path, os.R_OK):
+            return Skipped(rel, "unreadable")
+        return FoundFile(rel, st.st_size, st.st_mtime_ns)
+
+
+class _Subtree(_Rules):
+    """A rule stack that starts with a folder's own rules already in place.
+
+    ``_walk_dir`` pushes the ignore files of the folder it enters; for the top folder
+    of a subtree those are in the stack already, so the first push is skipped.
+    """
+
+    def __init__(self, rules: _Rules, top: str) -> None:
+        self.layers = list(rules.layers)
+        self._top: str | None = top
+
+    def push_dir(self, directory: Path, rel_dir: str) -> int:
+        if rel_dir == self._top:
+            self._top = None  # pushed by PathRules already
+            return 0
+        return super().push_dir(directory, rel_dir)

@@ -1,9 +1,13 @@
 """The write pipeline: discover, diff against SQLite, chunk, write SQLite + tantivy.
 
-Work is committed in batches of files. SQLite commits each batch with ``lexical_dirty``
-set; tantivy commits every few seconds (a commit costs ~0.1 s) and at the end, and only
-then is the flag cleared. A crash in between leaves the flag set, and the next run
-rebuilds tantivy from SQLite: nothing SQLite holds is lost.
+Work is committed in units of a few seconds (``config.COMMIT_SECONDS``): one SQLite
+transaction stays open while batches of files are written to it and to the tantivy
+writer; at the end of the unit tantivy commits first, carrying the unit's number
+(``LexicalStore.set_mark``), then SQLite. Readers therefore see both stores at the same
+unit (they check the mark, see ``Index._read_view``). A kill before the tantivy commit
+loses the open unit in both stores; a kill between the two commits leaves the tantivy
+mark one ahead of SQLite, and whoever opens the index next rebuilds tantivy from
+SQLite. Nothing SQLite committed is ever lost.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import config
-from .discover import FoundFile, Skipped, walk
+from .discover import FoundFile, PathRules, Skipped, walk
 from .prepare import PreparedFile, lexical_fields, prepare_batch
 from .store.lexical import LexicalStore
 from .store.meta import MetaStore
@@ -47,17 +51,68 @@ class Indexer:
         self.root = root
         self.meta = meta
         self.lexical = lexical
-        self._last_commit = time.monotonic()
+        self._unit_started: float | None = None  # monotonic start of the open unit
 
+    # -- commit units ---------------------------------------------------------------------
+    def _begin(self) -> None:
+        if self._unit_started is None:
+            self.meta.lock.acquire()
+            try:
+                self.meta.db.execute("BEGIN IMMEDIATE")
+            except BaseException:
+                self.meta.lock.release()
+                raise
+            self._unit_started = time.monotonic()
+
+    def _commit(self) -> None:
+        """End the open unit: tantivy commits (with the unit's mark), then SQLite."""
+        if self._unit_started is None:
+            return
+        number = int(self.meta.get("lexical_commit", "0") or 0) + 1
+        self.meta.set("lexical_commit", number)
+        self.meta.set("lexical_dirty", 0)
+        self.lexical.set_mark(number)
+        self.lexical.commit()
+        self.meta.db.execute("COMMIT")
+        self._unit_started = None
+        self.meta.lock.release()
+
+    def _abort(self) -> None:
+        """Drop the open unit from both stores (an exception, not a kill)."""
+        if self._unit_started is not None:
+            self._unit_started = None
+            try:
+                self.lexical.rollback()
+                self.meta.db.execute("ROLLBACK")
+            finally:
+                self.meta.lock.release()
+
+    def _maybe_commit(self) -> None:
+        started = self._unit_started
+        if started is not None and time.monotonic() - started >= config.COMMIT_SECONDS:
+            self._commit()
+
+    def lexical_in_step(self) -> bool:
+        """False when tantivy must be rebuilt: flagged, or its mark differs from SQLite's."""
+        if self.meta.get("lexical_dirty") == "1":
+            return False
+        self.lexical.index.reload()
+        return self.lexical.mark() == int(self.meta.get("lexical_commit", "0") or 0)
+
+    # -- runs -----------------------------------------------------------------------------
     def update(self, progress: Progress = _quiet, full: bool = False) -> UpdateReport:
+        try:
+            return self._update(progress, full)
+        except BaseException:
+            self._abort()
+            raise
+
+    def _update(self, progress: Progress, full: bool) -> UpdateReport:
         report = UpdateReport()
-        if full:
-            self.lexical.clear()
-            self.lexical.commit()
-        elif self.meta.get("lexical_dirty") == "1":
+        if not full and not self.lexical_in_step():
             report.lexical_rebuilt = True
             self.rebuild_lexical()
-        known = self.meta.files()
+        known = {} if full else self.meta.files()
         found: list[FoundFile] = []
         skipped: list[tuple[str, str]] = []
         progress("scan", 0, 0)
@@ -71,17 +126,11 @@ class Indexer:
         report.scanned = len(found)
         progress("scan", len(found), len(found))
 
-        present = {f.path for f in found}
-        gone = [row.id for path, row in known.items() if path not in present]
-        if gone:
-            with self.meta.transaction():
-                self.meta.set("lexical_dirty", 1)
-                self.meta.delete_files(gone)
-            for file_id in gone:
-                self.lexical.delete_file(file_id)
-            self.lexical.commit()
-            self.meta.set("lexical_dirty", 0)
-        report.removed = len(gone)
+        if full:  # both stores empty out in the first unit: readers never see it alone
+            self._begin()
+            self.meta.db.execute("DELETE FROM files")
+            self.lexical.clear()
+        report.removed = self._drop_gone(known, found)
 
         todo = []
         for item in found:
@@ -97,13 +146,68 @@ class Indexer:
             report.changed += changed
             report.chunks_written += written
             progress("index", done, len(todo), f"{report.chunks_written:,} chunks")
-        if self.meta.get("lexical_dirty") == "1":
-            self._commit_lexical()
-        with self.meta.transaction():
-            self.meta.replace_skipped(skipped)
+            self._maybe_commit()
+        self._begin()
+        self.meta.replace_skipped(skipped)
+        self._commit()
         for _, reason in skipped:
             report.skipped[reason] = report.skipped.get(reason, 0) + 1
         return report
+
+    def update_paths(
+        self, paths: list[str], rules: PathRules | None = None, progress: Progress = _quiet
+    ) -> UpdateReport:
+        """Bring only these repository-relative paths (files or folders) up to date.
+
+        What a watcher calls per batch of events: nothing else is walked. Every file
+        found is read again (the content hash, not the mtime, decides whether it is
+        re-chunked: two saves within one mtime tick must not be missed); indexed files
+        at or under a path that are no longer found (deleted, renamed away, now
+        ignored or secret) are dropped. Small batches commit as one unit, so a search
+        sees a renamed file at its old path or at its new one, never at neither.
+        """
+        try:
+            return self._update_paths(paths, rules or PathRules(self.root), progress)
+        except BaseException:
+            self._abort()
+            raise
+
+    def _update_paths(self, paths: list[str], rules: PathRules, progress: Progress) -> UpdateReport:
+        report = UpdateReport()
+        if not self.lexical_in_step():
+            report.lexical_rebuilt = True
+            self.rebuild_lexical()
+        found, skipped, scopes = rules.scan(paths)
+        known = self.meta.files_at(scopes)
+        report.scanned = len(found)
+        report.removed = self._drop_gone(known, found)
+        progress("index", 0, len(found))
+        done = 0
+        for batch in self._prepared_batches(found, known, full=False):
+            changed, written = self._write_batch(batch, known)
+            done += len(batch)
+            report.changed += changed
+            report.chunks_written += written
+            progress("index", done, len(found), f"{report.chunks_written:,} chunks")
+            self._maybe_commit()
+        report.unchanged = len(found) - report.changed
+        self._begin()
+        self.meta.update_skipped(scopes, [(s.path, s.reason) for s in skipped])
+        self._commit()
+        for item in skipped:
+            report.skipped[item.reason] = report.skipped.get(item.reason, 0) + 1
+        return report
+
+    def _drop_gone(self, known: dict, found: list[FoundFile]) -> int:
+        """Delete the known files not found again (in the open unit); returns how many."""
+        present = {f.path for f in found}
+        gone = [row.id for path, row in known.items() if path not in present]
+        if gone:
+            self._begin()
+            self.meta.delete_files(gone)
+            for file_id in gone:
+                self.lexical.delete_file(file_id)
+        return len(gone)
 
     def _prepared_batches(
         self, todo: list[FoundFile], known: dict, full: bool
@@ -141,49 +245,45 @@ class Indexer:
                 yield window.popleft().result()
 
     def _write_batch(self, batch: list[PreparedFile], known: dict) -> tuple[int, int]:
-        """One SQLite transaction, then the matching tantivy commit."""
+        """Write one batch of files into the open unit (SQLite rows, tantivy documents)."""
         changed = written = 0
-        lexical_ops: list[tuple[int, PreparedFile, list[int]]] = []
-        with self.meta.transaction():
-            self.meta.set("lexical_dirty", 1)
-            for record in batch:
-                row = known.get(record.path)
-                if row is not None and not record.changed and row.skip_reason is None:
-                    self.meta.touch_file(row.id, record.size, record.mtime_ns)
-                    continue
-                changed += 1
-                file_id = self.meta.upsert_file(
-                    record.path,
-                    record.size,
-                    record.mtime_ns,
-                    record.hash,
-                    record.language,
-                    record.skip_reason,
-                )
-                ids = self.meta.replace_chunks(
-                    file_id, record.chunks, record.chunk_hashes, record.definitions
-                )
-                lexical_ops.append((file_id, record, ids))
-                written += len(ids)
-        for file_id, record, ids in lexical_ops:
+        self._begin()
+        for record in batch:
+            row = known.get(record.path)
+            if row is not None and not record.changed and row.skip_reason is None:
+                self.meta.touch_file(row.id, record.size, record.mtime_ns)
+                continue
+            changed += 1
+            file_id = self.meta.upsert_file(
+                record.path,
+                record.size,
+                record.mtime_ns,
+                record.hash,
+                record.language,
+                record.skip_reason,
+            )
+            ids = self.meta.replace_chunks(
+                file_id, record.chunks, record.chunk_hashes, record.definitions
+            )
             self.lexical.delete_file(file_id)
             for chunk_id, fields in zip(ids, record.lexical, strict=True):
                 self.lexical.add(chunk_id, file_id, fields)
-        if time.monotonic() - self._last_commit >= config.LEXICAL_COMMIT_SECONDS:
-            self._commit_lexical()
+            written += len(ids)
         return changed, written
 
-    def _commit_lexical(self) -> None:
-        self.lexical.commit()
-        self.meta.set("lexical_dirty", 0)
-        self._last_commit = time.monotonic()
-
     def rebuild_lexical(self) -> None:
-        """Recreate tantivy from SQLite: the way out of any disagreement between them."""
-        self.lexical.clear()
-        file_ids = dict(self.meta.db.execute("SELECT path, id FROM files").fetchall())
-        for row in self.meta.iter_chunks():
-            fields = lexical_fields(row.path, row.text, row.symbols.split())
-            self.lexical.add(row.id, file_ids[row.path], fields)
-        self.lexical.commit()
-        self.meta.set("lexical_dirty", 0)
+        """Recreate tantivy from SQLite: the way out of any disagreement between them.
+
+        Runs as one unit, so readers keep the old pair until both stores switch.
+        """
+        self._begin()
+        try:
+            self.lexical.clear()
+            file_ids = dict(self.meta.db.execute("SELECT path, id FROM files").fetchall())
+            for row in self.meta.iter_chunks():
+                fields = lexical_fields(row.path, row.text, row.symbols.split())
+                self.lexical.add(row.id, file_ids[row.path], fields)
+            self._commit()
+        except BaseException:
+            self._abort()
+            raise

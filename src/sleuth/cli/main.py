@@ -17,6 +17,7 @@ from ..api import Index, check_query
 from ..benchmark import DEFAULT_CACHE
 from ..benchmark import run as run_benchmark
 from ..errors import IndexBusy, SleuthError
+from .check_output import print_check
 from .history_output import history_response_of, print_commits
 from .mcp_command import mcp as mcp_command
 from .output import print_results
@@ -25,6 +26,7 @@ from .search_command import Category, Mode, response_of
 from .search_command import ask as ask_daemon_at
 from .search_command import search as search_command
 from .serve_command import serve as serve_command
+from .watch_command import watch as watch_command
 
 app = typer.Typer(
     help="Local, offline code search. Ask in plain words or by identifier.\n\n"
@@ -69,12 +71,15 @@ def index_command(
             "deep: wait until every chunk has its vector."
         ),
     ] = EmbedTier.background,
+    wait: Annotated[
+        float, typer.Option(min=0, help="Seconds to wait while another process indexes.")
+    ] = 600.0,
     as_json: JsonOpt = False,
 ) -> None:
     """Index new and changed files (only those), drop deleted ones."""
     index = Index(path)
     with ProgressBars(err, enabled=not as_json) as bars:
-        report = index.index(bars, full=full, embed=embed.value)
+        report = index.index(bars, full=full, embed=embed.value, lock_timeout=wait)
     u = report.update
     summary = {
         "root": str(index.root),
@@ -117,8 +122,20 @@ def index_command(
 
 
 @app.command()
-def status(path: PathArg = Path("."), as_json: JsonOpt = False) -> None:
+def status(
+    path: PathArg = Path("."),
+    check: Annotated[
+        bool,
+        typer.Option(
+            "--check", help="Verify SQLite, tantivy and vectors agree; repair what disagrees."
+        ),
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
     """Show what is indexed, embedding progress and skipped files by reason."""
+    if check:
+        print_check(Index(path), as_json)
+        return
     info = Index(path).status()
     if as_json:
         out.print_json(json.dumps(info))
@@ -137,6 +154,8 @@ def status(path: PathArg = Path("."), as_json: JsonOpt = False) -> None:
     pid = info["background_embedder_pid"]
     if pid:
         out.print(f"  background   embedding (pid {pid})")
+    if info["writer_pid"]:
+        out.print(f"  writer       indexing (pid {info['writer_pid']})")
     out.print(f"  size         {info['size_bytes'] / 1e6:.1f} MB")
     history = info.get("history")
     if history:
@@ -194,6 +213,7 @@ def out_console_print(line: str) -> None:
 
 app.command("mcp")(mcp_command)
 app.command("serve")(serve_command)
+app.command("watch")(watch_command)
 
 
 @app.command()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+import tantivy
 
 from .. import config
 from ..results import Result, SearchResponse
@@ -27,12 +28,14 @@ def search(
     k: int,
     filters: Filters,
     mode: str,
+    searcher: tantivy.Searcher | None = None,
 ) -> SearchResponse:
+    """``searcher`` pins the tantivy commit to read (see ``Index._read_view``)."""
     response = SearchResponse(query=plan.text, mode=mode, query_class=plan.kind)
     pool = config.CANDIDATES * (10 if filters.active() else 1)
     lexical_hits: dict[int, float] = {}
     if mode != "semantic":
-        lexical_hits = dict(lexical.search(plan.terms, pool))
+        lexical_hits = dict(lexical.search(plan.terms, pool, searcher))
     semantic_hits: dict[int, float] = {}
     if mode != "lexical" and embed_query is not None and len(vectors):
         query_vector = embed_query(plan.text)

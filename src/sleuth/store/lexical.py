@@ -2,6 +2,12 @@
 
 Documents carry only ids; text and metadata come from SQLite. The index is derived:
 when it is missing, damaged or behind SQLite it is rebuilt from there.
+
+One extra document, the commit mark (``file_id`` -1, no text), carries the number of
+the SQLite commit this tantivy commit belongs to. The indexer commits both stores in
+step (tantivy first, inside the open SQLite transaction), so a reader that finds the
+mark equal to SQLite's ``lexical_commit`` sees one generation in both; a mark ahead of
+SQLite after a crash means tantivy holds work SQLite rolled back, and is rebuilt.
 """
 
 from __future__ import annotations
@@ -12,6 +18,9 @@ from pathlib import Path
 import tantivy
 
 from ..prepare import LexicalFields
+
+#: ``file_id`` of the commit-mark document.
+MARK_FILE_ID = -1
 
 #: Field weights: a symbol-name hit says more than a body hit; a path word a bit more.
 FIELD_BOOSTS = {"body": 1.0, "symbol": 3.0, "path": 1.5}
@@ -63,6 +72,18 @@ class LexicalStore:
     def delete_file(self, file_id: int) -> None:
         self.writer.delete_documents_by_term("file_id", file_id)
 
+    def set_mark(self, number: int) -> None:
+        """Make the next commit carry ``number`` (SQLite's ``lexical_commit``)."""
+        self.writer.delete_documents_by_term("file_id", MARK_FILE_ID)
+        self.writer.add_document(tantivy.Document(chunk_id=number, file_id=MARK_FILE_ID))
+
+    def mark(self, searcher: tantivy.Searcher | None = None) -> int:
+        """The commit mark ``searcher`` (default: the last one loaded) sees; 0 if none."""
+        searcher = searcher or self.index.searcher()
+        query = tantivy.Query.term_query(self.schema, "file_id", MARK_FILE_ID)
+        hits = searcher.search(query, 1).hits
+        return int(searcher.doc(hits[0][1])["chunk_id"][0]) if hits else 0
+
     def clear(self) -> None:
         self.writer.delete_all_documents()
 
@@ -79,17 +100,24 @@ class LexicalStore:
             self._writer = None
 
     def num_docs(self) -> int:
+        """Documents, the commit mark not counted."""
         self.index.reload()
-        return self.index.searcher().num_docs
+        searcher = self.index.searcher()
+        return searcher.num_docs - (1 if self.mark(searcher) else 0)
 
-    def search(self, terms: list[str], limit: int) -> list[tuple[int, float]]:
-        """(chunk id, BM25 score) best first, for any of the terms in any field."""
+    def search(
+        self, terms: list[str], limit: int, searcher: tantivy.Searcher | None = None
+    ) -> list[tuple[int, float]]:
+        """(chunk id, BM25 score) best first, for any of the terms in any field.
+
+        ``searcher`` pins one commit (see ``mark``); default: the last one loaded.
+        """
         if not terms:
             return []
         query = self.index.parse_query(
             " ".join(terms), list(FIELD_BOOSTS), field_boosts=FIELD_BOOSTS
         )
-        searcher = self.index.searcher()
+        searcher = searcher or self.index.searcher()
         hits = searcher.search(query, limit).hits
         return [
             (int(searcher.doc(address)["chunk_id"][0]), float(score)) for score, address in hits

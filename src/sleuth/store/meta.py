@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,6 +88,9 @@ class MetaStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        #: Held for every transaction on this connection, read views included: threads
+        #: sharing one MetaStore take turns instead of nesting BEGINs.
+        self.lock = threading.RLock()
         try:
             self.db = sqlite3.connect(
                 path, timeout=30.0, isolation_level=None, check_same_thread=False
@@ -111,7 +115,7 @@ class MetaStore:
         self.db.execute("INSERT OR REPLACE INTO state(key, value) VALUES (?, ?)", (key, str(value)))
 
     def transaction(self) -> _Transaction:
-        return _Transaction(self.db)
+        return _Transaction(self.db, self.lock)
 
     # -- files --------------------------------------------------------------------------
     def files(self) -> dict[str, FileRow]:
@@ -119,6 +123,19 @@ class MetaStore:
             "SELECT id, path, size, mtime_ns, hash, language, skip_reason FROM files"
         )
         return {r[1]: FileRow(*r) for r in rows}
+
+    def files_at(self, scopes: Iterable[str]) -> dict[str, FileRow]:
+        """Rows of the files at or under each scope path (a file, or a folder)."""
+        out: dict[str, FileRow] = {}
+        for scope in scopes:
+            # '/' sorts just before '0': the range is everything under "scope/".
+            rows = self.db.execute(
+                "SELECT id, path, size, mtime_ns, hash, language, skip_reason FROM files"
+                " WHERE path=? OR (path>=? AND path<?)",
+                (scope, scope + "/", scope + "0"),
+            )
+            out.update((r[1], FileRow(*r)) for r in rows)
+        return out
 
     def upsert_file(
         self,
@@ -187,6 +204,15 @@ class MetaStore:
 
     def replace_skipped(self, skipped: Iterable[tuple[str, str]]) -> None:
         self.db.execute("DELETE FROM skipped")
+        self.db.executemany("INSERT OR REPLACE INTO skipped(path, reason) VALUES (?, ?)", skipped)
+
+    def update_skipped(self, scopes: Iterable[str], skipped: Iterable[tuple[str, str]]) -> None:
+        """Replace the skipped entries at or under ``scopes`` (a path-scoped update)."""
+        for scope in scopes:
+            self.db.execute(
+                "DELETE FROM skipped WHERE path=? OR (path>=? AND path<?)",
+                (scope, scope + "/", scope + "0"),
+            )
         self.db.executemany("INSERT OR REPLACE INTO skipped(path, reason) VALUES (?, ?)", skipped)
 
     # -- chunks -------------------------------------------------------------------------
@@ -336,15 +362,24 @@ class DefinitionRow:
 
 
 class _Transaction:
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, lock: threading.RLock) -> None:
         self.db = db
+        self.lock = lock
 
     def __enter__(self) -> sqlite3.Connection:
-        self.db.execute("BEGIN IMMEDIATE")
+        self.lock.acquire()
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.lock.release()
+            raise
         return self.db
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        try:
+            self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        finally:
+            self.lock.release()
 
 
 def schema_version_of(path: Path) -> int | None:

@@ -1,0 +1,259 @@
+"""The watcher on real file-system events: saves, renames, deletions, ignore rules,
+bursts and branch switches end in an index that matches the files."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from sleuth import Index
+from sleuth.live import WatchBatch, Watcher
+from sleuth.store.lexical import LexicalStore
+from sleuth.store.meta import MetaStore
+
+from .conftest import git_init, write_tree
+from .gitrepo import git
+
+WAIT = 30.0  # generous: the machine is shared; a pass takes well under a second
+
+
+def _until(check: Callable[[], bool], what: str, timeout: float = WAIT) -> float:
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        if check():
+            return time.monotonic() - started
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for: {what}")
+
+
+def _paths(index: Index, query: str) -> set[str]:
+    return {r.path for r in index.search(query, k=50, mode="lexical").results}
+
+
+def _indexed_files(index: Index) -> set[str]:
+    meta = MetaStore(index.layout.meta)
+    try:
+        return {r[0] for r in meta.db.execute("SELECT path FROM files WHERE skip_reason IS NULL")}
+    finally:
+        meta.close()
+
+
+@pytest.fixture
+def watched(tmp_path: Path) -> Iterator[tuple[Path, Index, list[WatchBatch]]]:
+    root = tmp_path / "repo"
+    write_tree(
+        root,
+        {
+            "src/app.py": "def start_application():\n    return 'ok'\n",
+            ".gitignore": "generated/\n*.tmp\n",
+        },
+    )
+    git_init(root)
+    index = Index(root)
+    batches: list[WatchBatch] = []
+    watcher = Watcher(index, debounce_ms=100, on_batch=batches.append, embed="none")
+    watcher.start()
+    assert watcher.ready.wait(WAIT)
+    try:
+        yield root, index, batches
+    finally:
+        watcher.stop()
+        assert not watcher.running
+        index.close()
+
+
+def test_save_rename_and_delete_follow_the_files(watched) -> None:
+    root, index, batches = watched
+    assert "src/app.py" in _paths(index, "start_application")  # the catch-up run
+
+    (root / "src/billing.py").write_text("def compute_invoice_total(lines):\n    return 0\n")
+    _until(lambda: "src/billing.py" in _paths(index, "compute_invoice_total"), "new file")
+
+    app = root / "src/app.py"
+    app.write_text(app.read_text() + "\n\ndef stop_application_gracefully():\n    pass\n")
+    _until(lambda: "src/app.py" in _paths(index, "stop_application_gracefully"), "edit")
+
+    (root / "src/billing.py").rename(root / "src/invoices.py")
+    _until(lambda: _paths(index, "compute_invoice_total") == {"src/invoices.py"}, "rename replaces")
+
+    (root / "src/invoices.py").unlink()
+    _until(lambda: not _paths(index, "compute_invoice_total"), "deletion")
+    assert _indexed_files(index) == {"src/app.py"}
+    assert all(not b.error for b in batches)
+    assert batches[-1].generation > batches[0].generation
+
+
+def test_ignored_and_secret_files_are_never_indexed(watched) -> None:
+    root, index, batches = watched
+    write_tree(
+        root,
+        {
+            "generated/out.py": "def ignored_by_folder_rule():\n    pass\n",
+            "notes.tmp": "ignored_by_glob_rule\n",
+            ".env": "API_TOKEN=never_indexed_secret_value\n",
+            "node_modules/pkg/index.js": "function excludedByDefault() {}\n",
+            "src/visible.py": "def visible_marker_function():\n    pass\n",
+        },
+    )
+    _until(lambda: "src/visible.py" in _paths(index, "visible_marker_function"), "visible file")
+    time.sleep(0.5)  # let any stray event of the ignored files arrive
+    for word in ("ignored_by_folder_rule", "ignored_by_glob_rule", "never_indexed_secret_value"):
+        assert not _paths(index, word), word
+    assert not _paths(index, "excludedByDefault")
+    assert _indexed_files(index) == {"src/app.py", "src/visible.py"}
+    seen = {p for b in batches for p in b.changed}
+    assert not any(p.startswith(("generated/", "node_modules/", ".sleuth/")) for p in seen)
+
+
+def test_a_new_ignore_rule_drops_files_and_a_removed_one_adds_them(watched) -> None:
+    root, index, _ = watched
+    write_tree(root, {"scratch/draft.py": "def draft_idea_function():\n    pass\n"})
+    _until(lambda: "scratch/draft.py" in _paths(index, "draft_idea_function"), "draft indexed")
+    (root / ".gitignore").write_text("generated/\n*.tmp\nscratch/\n")
+    _until(lambda: not _paths(index, "draft_idea_function"), "newly ignored file dropped")
+    (root / ".gitignore").write_text("generated/\n*.tmp\n")
+    _until(lambda: _paths(index, "draft_idea_function"), "no longer ignored file back")
+
+
+def test_a_folder_moved_in_and_out_is_indexed_and_dropped(watched, tmp_path: Path) -> None:
+    root, index, _ = watched
+    outside = tmp_path / "elsewhere" / "plugin"
+    write_tree(outside, {f"mod{i}.py": f"def plugin_hook_{i}():\n    pass\n" for i in range(5)})
+    shutil.move(str(outside), str(root / "plugin"))
+    _until(lambda: len(_indexed_files(index)) == 6, "moved-in folder")
+    _until(lambda: "plugin/mod3.py" in _paths(index, "plugin_hook_3"), "moved-in searchable")
+    shutil.move(str(root / "plugin"), str(tmp_path / "gone"))
+    _until(lambda: not _paths(index, "plugin_hook_3"), "moved-out folder dropped")
+    assert _indexed_files(index) == {"src/app.py"}
+
+
+def test_a_burst_of_2000_writes_ends_consistent(watched) -> None:
+    root, index, batches = watched
+    for i in range(2000):
+        path = root / f"pkg{i // 200}" / f"unit_{i}.py"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(f"def burst_function_{i}(value):\n    return value * {i}\n")
+
+    def complete() -> bool:
+        return len(_indexed_files(index)) == 2001
+
+    _until(complete, "all 2,000 files indexed", timeout=120)
+    _until(lambda: not any(b for b in batches[-1:] if b.error), "last batch applied")
+    time.sleep(0.5)
+    meta = MetaStore(index.layout.meta)
+    try:
+        chunks = meta.chunk_count()
+    finally:
+        meta.close()
+    assert chunks == 2001
+    assert LexicalStore(index.layout.lexical).num_docs() == chunks
+    top = index.search("burst_function_1999", mode="lexical").results[0]
+    assert top.path == "pkg9/unit_1999.py"
+
+
+def test_a_branch_switch_re_walks_the_tree(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    write_tree(root, {"common.py": "def shared_helper():\n    pass\n"})
+    git_init(root)
+    ident = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
+    git(root, "add", "-A")
+    git(root, *ident, "commit", "-q", "-m", "base")
+    git(root, "checkout", "-q", "-b", "feature")
+    write_tree(
+        root, {f"feature/f{i}.py": f"def feature_only_{i}():\n    pass\n" for i in range(300)}
+    )
+    git(root, "add", "-A")
+    git(root, *ident, "commit", "-q", "-m", "feature")
+    git(root, "checkout", "-q", "-")  # back on the first branch: no feature files
+
+    index = Index(root)
+    watcher = Watcher(index, debounce_ms=100, embed="none")
+    watcher.start()
+    try:
+        assert watcher.ready.wait(WAIT)
+        assert _indexed_files(index) == {"common.py"}
+        git(root, "checkout", "-q", "feature")
+        _until(lambda: len(_indexed_files(index)) == 301, "feature branch indexed")
+        git(root, "checkout", "-q", "-")
+        _until(lambda: _indexed_files(index) == {"common.py"}, "back on the first branch")
+        assert not _paths(index, "feature_only_7")  # no file holds the words any more
+    finally:
+        watcher.stop()
+        index.close()
+
+
+def test_catch_up_indexes_what_changed_while_nobody_watched(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    write_tree(root, {"a.py": "def before_watching():\n    pass\n"})
+    Index(root).index(embed="none")
+    (root / "a.py").unlink()
+    write_tree(root, {"b.py": "def while_unwatched():\n    pass\n"})
+    index = Index(root)
+    batches: list[WatchBatch] = []
+    watcher = Watcher(index, on_batch=batches.append, embed="none")
+    watcher.start()
+    try:
+        assert watcher.ready.wait(WAIT)
+        assert batches and batches[0].full and batches[0].dropped == 1
+        assert _paths(index, "while_unwatched") == {"b.py"}
+        assert not _paths(index, "before_watching")
+    finally:
+        watcher.stop()
+        index.close()
+
+
+def test_watch_command_prints_batches_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    write_tree(root, {"a.py": "def first_function():\n    pass\n"})
+    log = tmp_path / "out.txt"
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "sleuth.cli.main", "watch", str(root), "--embed", "none"],
+            stdout=out,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "COLUMNS": "200"},
+        )
+    try:
+        _until(lambda: "full run" in log.read_text(), "catch-up run reported")
+        (root / "b.py").write_text("def second_function():\n    pass\n")
+        _until(lambda: "1 changed, 0 removed: 1 re-indexed" in log.read_text(), "edit reported")
+        assert _paths(Index(root), "second_function") == {"b.py"}
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+
+
+def test_inline_embedding_gives_new_chunks_vectors(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    write_tree(root, {"a.py": "def parse_settings(text):\n    return dict(line.split('='))\n"})
+    index = Index(root)
+    watcher = Watcher(index, debounce_ms=100, embed="inline")
+    watcher.start()
+    try:
+        assert watcher.ready.wait(WAIT)
+        (root / "b.py").write_text(
+            "def retry_upload(upload, attempts=3):\n"
+            "    for _ in range(attempts):\n"
+            "        if upload.send():\n"
+            "            return True\n"
+            "    return False\n"
+        )
+        _until(lambda: index.status()["chunks"] == 2, "new file indexed")
+        _until(lambda: index.status()["embedded_fraction"] == 1.0, "vectors for every chunk", 120)
+        response = index.search("try sending a file again", mode="semantic", k=1)
+        assert response.results[0].path == "b.py"
+        assert not index.background_embedder_pid()  # nothing was started besides the watcher
+    finally:
+        watcher.stop()
+        index.close()
