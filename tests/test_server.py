@@ -426,3 +426,26 @@ def test_mcp_uses_the_daemon_and_falls_back_when_it_stops(sample_repo: Path) -> 
             assert "watching" not in status
 
         session(server(sample_repo, "--embed", "none"), body)
+
+
+def test_the_daemon_watches_by_default(sample_repo: Path) -> None:
+    Index(sample_repo).index(embed="none")
+    with (
+        running_daemon(sample_repo, "--embed", "none") as daemon,
+        daemon.client() as http,
+    ):
+        deadline = time.monotonic() + 30
+        while not http.get("/status").json()["watching"]:
+            assert time.monotonic() < deadline, daemon.output()
+            time.sleep(0.2)
+        time.sleep(1.0)  # the watch is in place once its catch-up run is done
+        write_tree(
+            sample_repo, {"src/archive.py": "def archive_old_invoices(days):\n    return days\n"}
+        )
+        query = {"query": "archive_old_invoices", "refresh": False}  # no stat check asked
+        while True:
+            found = http.post("/search", json=query).json()["results"]
+            if found and found[0]["path"] == "src/archive.py":
+                break
+            assert time.monotonic() < deadline + 30, daemon.output()
+            time.sleep(0.2)

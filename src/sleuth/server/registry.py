@@ -92,7 +92,13 @@ class ServedRepository(Workspace):
     # -- freshness ------------------------------------------------------------------------
     @property
     def watching(self) -> bool:
-        return self.watcher is not None
+        """A watcher follows the files now (one that ended on its own does not)."""
+        if self.watcher is None:
+            return False
+        if self.watcher.running:
+            return True
+        self.watch_note = f"the watcher stopped: {self.watcher.error or 'unknown reason'}"
+        return False
 
     def start_watching(self) -> None:
         """Follow the repository's files, so answers need no stat check of their own.
@@ -103,7 +109,7 @@ class ServedRepository(Workspace):
         if not self.watch or self.watcher is not None:
             return
         try:
-            from ..live.watcher import Watcher  # type: ignore[import-not-found]
+            from ..live.watcher import Watcher
         except ImportError:
             self.watch_note = "no watcher available: changed files are found by a stat check"
             return
