@@ -219,6 +219,7 @@ def load(
     unique: bool,
     reindex: str,
     root: Path,
+    via: str = "http",
 ) -> dict[str, Any]:
     headers = {"Authorization": f"Bearer {token}"}
     deadline = time.monotonic() + seconds
@@ -268,9 +269,16 @@ def load(
                         with open(path, "a") as handle:
                             handle.write("\n")
                 start = time.perf_counter()
-                reply = http.post("/reindex", json={"full": reindex == "full"})
-                if reply.status_code != 200:
-                    reindex_errors.append(f"{reply.status_code} {reply.text[:120]}")
+                if via == "process":  # another process writes: the daemon only reads
+                    command = [sys.executable, "-m", "sleuth.cli", "index", str(root)]
+                    command += ["--embed", "none"] + (["--full"] if reindex == "full" else [])
+                    done = subprocess.run(command, capture_output=True, text=True)
+                    if done.returncode:
+                        reindex_errors.append(done.stderr[-200:])
+                else:
+                    reply = http.post("/reindex", json={"full": reindex == "full"})
+                    if reply.status_code != 200:
+                        reindex_errors.append(f"{reply.status_code} {reply.text[:120]}")
                 reindex_runs.append(time.perf_counter() - start)
 
     with httpx.Client(base_url=address, headers=headers, timeout=30) as http:
@@ -300,6 +308,7 @@ def load(
         "empty_answers": empty,
         "result_cache_hit_rate": round(hits / max(1, hits + misses), 3),
         "reindex": reindex,
+        "reindex_via": via,
         "reindex_runs_finished": len(reindex_runs),
         "reindex_seconds": [round(s, 1) for s in reindex_runs],
         "reindex_errors": reindex_errors[:5],
@@ -315,6 +324,12 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=300, help="Distinct requests in the mix.")
     parser.add_argument("--no-unique", action="store_true", help="Skip the all-new-query phase.")
     parser.add_argument("--reindex", choices=["edit", "full", "none"], default="edit")
+    parser.add_argument(
+        "--reindex-via",
+        choices=["http", "process"],
+        default="http",
+        help="http: POST /reindex (the daemon writes); process: `sleuth index` beside it.",
+    )
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     if not 1 <= args.clients <= 32 or not 1 <= args.seconds <= 300:
@@ -338,13 +353,31 @@ def main() -> None:
         cli = cli_runs(root, pool)
         print(f"sleuth search as a new process: {cli}", flush=True)
         mixed = load(
-            address, token, pool, names, args.seconds, args.clients, False, args.reindex, root
+            address,
+            token,
+            pool,
+            names,
+            args.seconds,
+            args.clients,
+            False,
+            args.reindex,
+            root,
+            args.reindex_via,
         )
         print(f"mixed load with re-index runs: {json.dumps(mixed)}", flush=True)
         unique = None
         if not args.no_unique:
             unique = load(
-                address, token, pool, names, args.seconds, args.clients, True, args.reindex, root
+                address,
+                token,
+                pool,
+                names,
+                args.seconds,
+                args.clients,
+                True,
+                args.reindex,
+                root,
+                args.reindex_via,
             )
             print(f"all-new queries with re-index runs: {json.dumps(unique)}", flush=True)
     finally:
