@@ -9,6 +9,7 @@ index run asked for over /reindex uses its own ``Index`` so reads go on meanwhil
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -144,17 +145,23 @@ def create_app(
             return service.history(repo, **options)
 
     @app.post("/reindex", summary="Index changed files now; searches go on meanwhile")
-    def reindex(request: ReindexRequest) -> dict[str, Any]:
+    async def reindex(request: ReindexRequest) -> dict[str, Any]:
         repo = registry.get(request.repo)
-        with repo.writer_lock:
+
+        def write() -> dict[str, Any]:
             writer = repo.writer()
             try:
-                body = service.reindex(repo, request.path_glob, full=request.full, index=writer)
+                return service.reindex(repo, request.path_glob, full=request.full, index=writer)
             finally:
                 writer.close()
-        with repo.lock:
-            state = repo.prepare(wait=0, refresh=False)
+
+        body = await asyncio.wrap_future(repo.writes.submit(write))
+        state = await run_in_threadpool(current_state, repo)
         return {**body, "index": state}
+
+    def current_state(repo: ServedRepository) -> dict[str, Any]:
+        with repo.lock:
+            return repo.prepare(wait=0, refresh=False)
 
     @app.get("/status", summary="Counts, vector progress, caches and watcher of a repository")
     def status(repo: str | None = Query(None, description="Repository root or name.")) -> Any:

@@ -8,11 +8,14 @@ while files are re-indexed; the file lock (``store/lock.py``) keeps one writer.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +28,8 @@ log = logging.getLogger("sleuth.server")
 REFRESH_INTERVAL = 1.0
 #: Answers kept per repository.
 RESULT_CACHE_SIZE = 1024
+#: Niceness of the thread that runs index runs asked for over HTTP.
+WRITER_NICE = 10
 
 
 class UnknownRepository(SleuthError):
@@ -85,7 +90,10 @@ class ServedRepository(Workspace):
         self.watcher: Any = None
         self.watch_note = ""
         self.results = ResultCache()
-        self.writer_lock = threading.Lock()
+        #: Index runs asked for over HTTP run here, one at a time, at a lower priority.
+        self.writes = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="sleuth-write", initializer=_lower_priority
+        )
         self._last_check = 0.0
         self._state: tuple[Hashable, dict[str, Any]] | None = None
 
@@ -183,6 +191,7 @@ class ServedRepository(Workspace):
 
     def close(self) -> None:
         self.stop_watching()
+        self.writes.shutdown(wait=True, cancel_futures=True)
         with self.lock:
             if self._index is not None:
                 self._index.close()
@@ -221,6 +230,13 @@ class Registry:
     def close(self) -> None:
         for repo in self.repositories:
             repo.close()
+
+
+def _lower_priority() -> None:
+    """Nice the calling thread (Linux: per thread; its index workers inherit it), so
+    searches get the CPU first while an index run goes on; best effort elsewhere."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WRITER_NICE)
 
 
 def _mtime(path: Path) -> int:
