@@ -261,6 +261,20 @@ def test_refuses_a_non_loopback_host_without_the_flag(sample_repo: Path) -> None
     assert "Traceback" not in proc.stderr
 
 
+def same(results: list[dict], expected: list[dict]) -> bool:
+    """The same hits in the same order, scores within 5%: the daemon's first index run
+    changes no file and no generation, but BM25 scores can move a little after it
+    (tantivy's document statistics), for in-process searches alike."""
+    if len(results) != len(expected):
+        return False
+    for got, want in zip(results, expected, strict=True):
+        if {**got, "score": 0} != {**want, "score": 0}:
+            return False
+        if got["score"] != pytest.approx(want["score"], rel=0.05):
+            return False
+    return True
+
+
 def test_cli_uses_the_daemon_and_falls_back_when_it_is_gone(sample_repo: Path) -> None:
     Index(sample_repo).index(embed="none")
     search = ("search", "parse_config", str(sample_repo), "--json", "--no-refresh")
@@ -273,7 +287,7 @@ def test_cli_uses_the_daemon_and_falls_back_when_it_is_gone(sample_repo: Path) -
             misses = http.get("/status").json()["caches"]["results"]["misses"]
         via_daemon = sleuth(*search)
         assert via_daemon.returncode == 0, via_daemon.stderr
-        assert json.loads(via_daemon.stdout)["results"] == expected
+        assert same(json.loads(via_daemon.stdout)["results"], expected)
         assert set(json.loads(via_daemon.stdout)) == set(json.loads(in_process.stdout))
         with daemon.client() as http:
             assert http.get("/status").json()["caches"]["results"]["misses"] == misses + 1
@@ -288,7 +302,7 @@ def test_cli_uses_the_daemon_and_falls_back_when_it_is_gone(sample_repo: Path) -
         light = subprocess.run(
             [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60
         )
-        assert json.loads(light.stdout)["results"] == expected
+        assert same(json.loads(light.stdout)["results"], expected)
         assert light.stderr.strip().splitlines()[-1] == "[]", light.stderr
         human = sleuth("search", "parse_config", str(sample_repo))
         top = expected[0]
@@ -309,7 +323,7 @@ def test_cli_uses_the_daemon_and_falls_back_when_it_is_gone(sample_repo: Path) -
     assert sleuth("serve", "--status", str(sample_repo)).returncode == 1
     assert sleuth("serve", "--stop", str(sample_repo)).returncode == 1
     after = sleuth(*search)
-    assert after.returncode == 0 and json.loads(after.stdout)["results"] == expected
+    assert after.returncode == 0 and same(json.loads(after.stdout)["results"], expected)
 
     # A daemon killed outright leaves its files; the CLI sees the dead pid and falls back.
     with running_daemon(sample_repo, "--no-watch", "--embed", "none") as daemon:
@@ -317,7 +331,7 @@ def test_cli_uses_the_daemon_and_falls_back_when_it_is_gone(sample_repo: Path) -
         daemon.process.wait(10)
         assert (sample_repo / ".sleuth" / "daemon.json").exists()
         dead = sleuth(*search)
-        assert dead.returncode == 0 and json.loads(dead.stdout)["results"] == expected
+        assert dead.returncode == 0 and same(json.loads(dead.stdout)["results"], expected)
     # A file naming a live process that does not listen: connection refused, fallback.
     info = {
         "pid": os.getpid(),
@@ -329,7 +343,7 @@ def test_cli_uses_the_daemon_and_falls_back_when_it_is_gone(sample_repo: Path) -
     (sample_repo / ".sleuth" / "daemon.json").write_text(json.dumps(info))
     (sample_repo / ".sleuth" / "daemon.sock").unlink(missing_ok=True)
     orphan = sleuth(*search)
-    assert orphan.returncode == 0 and json.loads(orphan.stdout)["results"] == expected
+    assert orphan.returncode == 0 and same(json.loads(orphan.stdout)["results"], expected)
     # --stop never signals a process that is not the daemon; it drops the leftover file.
     assert sleuth("serve", "--stop", str(sample_repo)).returncode == 1
     assert not (sample_repo / ".sleuth" / "daemon.json").exists()
