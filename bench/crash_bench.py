@@ -23,6 +23,7 @@ import platform
 import random
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -43,11 +44,33 @@ def sleuth(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
     )
 
 
+def progress(root: Path) -> tuple[int, int]:
+    """(commit units, stored vectors) so far, read without opening the index for writing."""
+    db = sqlite3.connect(f"file:{root / '.sleuth' / 'meta.db'}?mode=ro", uri=True, timeout=30)
+    try:
+        row = db.execute("SELECT value FROM state WHERE key='lexical_commit'").fetchone()
+        vectors = db.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0]
+    finally:
+        db.close()
+    return int(row[0]) if row else 0, vectors
+
+
+def phase(before: tuple[int, int], after: tuple[int, int]) -> str:
+    """Where the kill landed, judged by what the killed run had committed."""
+    units, vectors = after[0] - before[0], after[1] - before[1]
+    if vectors > 0:
+        return f"embedding ({units} units, {vectors} vectors committed)"
+    if units > 0:
+        return f"indexing ({units} units committed)"
+    return "before its first commit"
+
+
 def mutate(root: Path, files: list[Path], rng: random.Random, round_no: int) -> None:
     """Append a uniquely named function to a fifth of the Python files."""
     for path in rng.sample(files, max(1, len(files) // 5)):
         with open(path, "a") as handle:
-            handle.write(f"\n\ndef crash_round_{round_no}_{path.stem}(value):\n    return value\n")
+            name = f"crash_round_{round_no}_{path.stem}".replace("-", "calibration")
+            handle.write(f"\n\ndef {name}(value):\n    return value\n")
 
 
 def main() -> None:
@@ -74,6 +97,7 @@ def main() -> None:
         probe = files[0]
         for round_no in range(args.rounds):
             mutate(root, files, rng, round_no)
+            before = progress(root)
             full = round_no % 5 == 4
             command = ["index", "--embed", "deep", *(["--full"] if full else []), str(root)]
             proc = subprocess.Popen(
@@ -87,6 +111,7 @@ def main() -> None:
             if not finished:
                 os.kill(proc.pid, signal.SIGKILL)
             proc.wait()
+            landed = phase(before, progress(root))
             check = sleuth("status", "--check", "--json", str(root))
             try:
                 checked = json.loads(check.stdout)
@@ -101,6 +126,7 @@ def main() -> None:
                     "full": full,
                     "killed_after": round(delay, 2),
                     "finished_before_kill": finished,
+                    "landed": landed,
                     "check_exit": check.returncode,
                     "repaired": checked.get("repaired", []),
                     "search_exit": search.returncode,
@@ -127,6 +153,10 @@ def main() -> None:
         "killed": sum(not r["finished_before_kill"] for r in rounds),
         "survived": sum(r["survived"] for r in rounds),
         "rounds_needing_repair": sum(bool(r["repaired"]) for r in rounds),
+        "landed": {
+            kind: sum(r["landed"].startswith(kind) for r in rounds)
+            for kind in ("before", "indexing", "embedding")
+        },
         "final_counts_agree": report.ok and not report.problems,
         "final": {
             "chunks": report.chunks,

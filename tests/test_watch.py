@@ -46,6 +46,14 @@ def _indexed_files(index: Index) -> set[str]:
         meta.close()
 
 
+def _embedding_rows(index: Index) -> int:
+    meta = MetaStore(index.layout.meta)
+    try:
+        return meta.db.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0]
+    finally:
+        meta.close()
+
+
 @pytest.fixture
 def watched(tmp_path: Path) -> Iterator[tuple[Path, Index, list[WatchBatch]]]:
     root = tmp_path / "repo"
@@ -254,6 +262,43 @@ def test_inline_embedding_gives_new_chunks_vectors(tmp_path: Path) -> None:
         response = index.search("try sending a file again", mode="semantic", k=1)
         assert response.results[0].path == "b.py"
         assert not index.background_embedder_pid()  # nothing was started besides the watcher
+
+        # three functions; editing one embeds one chunk, the others keep their vectors
+        bodies = [
+            f"def step_{n}(data):\n"
+            + "".join(f"    data = data + {n * 10 + i}\n" for i in range(5))
+            + "    return data\n"
+            for n in range(3)
+        ]
+        (root / "c.py").write_text("\n\n".join(bodies))
+        _until(lambda: index.status()["chunks"] == 5, "three functions indexed")
+        _until(lambda: index.status()["embedded_fraction"] == 1.0, "c.py embedded", 120)
+        before = _embedding_rows(index)
+        (root / "c.py").write_text("\n\n".join([bodies[0], bodies[1].replace("+", "-"), bodies[2]]))
+        _until(
+            lambda: "c.py" in _paths(index, "step_1") and _embedding_rows(index) > before, "edit"
+        )
+        _until(lambda: index.status()["embedded_fraction"] == 1.0, "edit embedded", 120)
+        assert _embedding_rows(index) == before + 1
     finally:
         watcher.stop()
         index.close()
+
+
+def test_a_batch_waits_while_another_process_writes_then_applies(watched) -> None:
+    from .test_concurrency import _hold_lock
+
+    root, index, batches = watched
+    holder = _hold_lock(root)
+    try:
+        (root / "src/late.py").write_text("def written_while_locked():\n    pass\n")
+        _until(lambda: any(b.error for b in batches), "the batch is refused")
+        time.sleep(2.5)  # retried every second meanwhile
+        refused = [b for b in batches if b.error]
+        assert len(refused) == 1 and f"pid {holder.pid}" in refused[0].error
+        assert not _paths(index, "written_while_locked")
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    _until(lambda: _paths(index, "written_while_locked") == {"src/late.py"}, "applied later")
+    assert not batches[-1].error and "src/late.py" in batches[-1].changed

@@ -349,9 +349,15 @@ class Index:
             return response
         meta = self._open()
         assert self._lexical is not None and self._vectors is not None
+        # the query is embedded before the read view opens: loading the model can take
+        # a second, and threads sharing this instance wait for the view, not for that
+        self._vectors.load()
+        vector = None
+        if mode != "lexical" and len(self._vectors):
+            vector = self._embed_query(plan.text)
         with self._read_view(meta) as searcher:
             return self._search_in_view(
-                plan, meta, searcher, k, mode, path, language, kind, category
+                plan, meta, searcher, k, mode, path, language, kind, category, vector
             )
 
     def _search_in_view(
@@ -365,6 +371,7 @@ class Index:
         language: str | None,
         kind: str | None,
         category: str | None,
+        vector: np.ndarray | None,
     ) -> SearchResponse:
         assert self._lexical is not None and self._vectors is not None
         self._vectors.load()
@@ -382,7 +389,9 @@ class Index:
                 f"semantic tier {fraction:.0%} built: lexical results fill in"
                 + self._background_note()
             )
-        embed_query = self._embed_query if used != "lexical" else None
+        embed_query = None
+        if used != "lexical":
+            embed_query = self._embed_query if vector is None else (lambda _text: vector)
         response = run_search(
             plan,
             meta,

@@ -102,6 +102,7 @@ class Watcher:
         self._stop_event = threading.Event()
         self._thread: threading.Thread | None = None
         self._embedding = False  # inline embedding has chunks left
+        self._last_error = ""  # of the last batch, so a retried failure is reported once
         #: Why the watch ended, when it ended on its own (the folder vanished, ...).
         self.error = ""
 
@@ -244,14 +245,17 @@ class Watcher:
             batch.chunks = report.update.chunks_written
             batch.generation = writer.generation()
             self._embedding = self.embed == "inline" and report.pending > 0
-            if self._embedding:
-                self._embed_slice()
         batch.seconds = time.monotonic() - started
-        if self.on_batch is not None:
+        # a batch kept for later (say, while `sleuth index` runs) is retried every tick;
+        # it is reported once, not at every retry
+        if self.on_batch is not None and (not batch.error or batch.error != self._last_error):
             try:
                 self.on_batch(batch)
             except Exception:
                 log.exception("on_batch callback failed")
+        self._last_error = batch.error
+        if self._embedding:
+            self._embed_slice()
 
     def _update(self, writer: Index, todo: list[str], full: bool) -> IndexReport:
         embed = "background" if self.embed == "background" else "none"

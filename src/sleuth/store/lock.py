@@ -1,7 +1,8 @@
 """One writer per repository: an flock on .sleuth/write.lock holding the owner's PID.
 
 The kernel drops an flock when its process dies, so a killed writer never leaves a
-stale lock behind; the PID in the file is only for messages.
+stale lock behind: the file it leaves (with its PID) is taken over by the next process
+at once, with no PID liveness guess (PIDs are reused). The PID is for messages.
 """
 
 from __future__ import annotations
@@ -62,9 +63,10 @@ class FileLock:
     @contextlib.contextmanager
     def hold(self, timeout: float | None = 600.0) -> Iterator[None]:
         if not self.acquire(timeout):
+            pid = self.held_by_other()
+            who = f"pid {pid}" if pid and pid > 0 else "pid unknown"
             raise IndexBusy(
-                f"another sleuth process (pid {self.held_by_other()}) is writing this index; "
-                "try again when it finishes"
+                f"another sleuth process ({who}) is writing this index; try again when it finishes"
             )
         try:
             yield

@@ -362,9 +362,11 @@ class DefinitionRow:
 
 
 class _Transaction:
-    def __init__(self, db: sqlite3.Connection, lock: threading.RLock) -> None:
+    """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error), holding ``lock`` if one is given."""
+
+    def __init__(self, db: sqlite3.Connection, lock: threading.RLock | None = None) -> None:
         self.db = db
-        self.lock = lock
+        self.lock = lock if lock is not None else threading.RLock()
 
     def __enter__(self) -> sqlite3.Connection:
         self.lock.acquire()
