@@ -9,11 +9,13 @@ starts later is used from then on, one that stops is replaced by local work at o
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import QueryError
-from ..server.client import DaemonClient, DaemonError, DaemonUnavailable
 from .workspace import Workspace
+
+if TYPE_CHECKING:  # http.client loads on the first call, not on the path to the tool list
+    from ..server.client import DaemonClient
 
 
 class Backend:
@@ -22,7 +24,11 @@ class Backend:
         self.use_daemon = use_daemon
 
     def daemon(self) -> DaemonClient | None:
-        return DaemonClient.find(self.workspace.root) if self.use_daemon else None
+        if not self.use_daemon:
+            return None
+        from ..server.client import DaemonClient
+
+        return DaemonClient.find(self.workspace.root)
 
     def start_local(self) -> None:
         """Start the local first build, unless a daemon does the work."""
@@ -43,6 +49,8 @@ class Backend:
         """
         client = self.daemon()
         if client is not None:
+            from ..server.client import DaemonError, DaemonUnavailable
+
             try:
                 if body is None:
                     return client.get(endpoint, timeout=timeout or 30.0, repo=str(client.root))
