@@ -27,6 +27,7 @@ import tantivy
 from . import config
 from .discover import PathRules, find_root
 from .embedding import DEFAULT_MODEL_ID, Embedder, load_embedder
+from .embedding.cache import query_vectors
 from .embedding.runner import embed_pending, pending_count, publish_vectors
 from .embedding.static import table_id as static_table_id
 from .errors import IndexBusy, IndexCorrupt, PathError, QueryError, SleuthError
@@ -593,7 +594,7 @@ class Index:
         return " (embedding in the background)" if self.background_embedder_pid() else ""
 
     def _embed_query(self, text: str) -> np.ndarray:
-        return self.embedder.embed([text])[0]
+        return query_vectors.get(self.model_id, text, lambda t: self.embedder.embed([t])[0])
 
     def status(self) -> dict:
         """Counts, embedding progress, skipped files by reason, sizes."""

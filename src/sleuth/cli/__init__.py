@@ -17,6 +17,11 @@ def run() -> None:
 
         run_mcp(sys.argv[2:])
         return
+    if sys.argv[1:2] == ["search"]:  # a running daemon answers without the search stack
+        from .search_command import run as run_search
+
+        run_search(sys.argv[2:])
+        return
     from .main import run as run_main
 
     run_main()

@@ -6,6 +6,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..history import HistoryResponse
+from ..history.results import CommitResult, Hunk
 
 FILES_SHOWN = 6
 
@@ -30,3 +31,13 @@ def print_commits(console: Console, response: HistoryResponse) -> None:
                 style = "green" if line.startswith("+") else "red" if line.startswith("-") else ""
                 console.print(Text("      " + line, style=style))
         console.print()
+
+
+def history_response_of(answer: dict) -> HistoryResponse:
+    """A HistoryResponse from the JSON of the daemon's /history."""
+    fields = {k: v for k, v in answer.items() if k != "results"}
+    response = HistoryResponse(**fields)
+    for item in answer["results"]:
+        hunks = [Hunk(**h) for h in item.get("hunks", [])]
+        response.results.append(CommitResult(**{**item, "hunks": hunks}))
+    return response

@@ -18,10 +18,14 @@ from ..benchmark import DEFAULT_CACHE
 from ..benchmark import run as run_benchmark
 from ..errors import IndexBusy, SleuthError
 from .check_output import print_check
-from .history_output import print_commits
+from .history_output import history_response_of, print_commits
 from .mcp_command import run as run_mcp
 from .output import print_results
 from .progress import ProgressBars
+from .search_command import Category, Mode, response_of
+from .search_command import ask as ask_daemon_at
+from .search_command import search as search_command
+from .serve_command import serve as serve_command
 from .watch_command import watch as watch_command
 
 app = typer.Typer(
@@ -34,18 +38,6 @@ app = typer.Typer(
 )
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
-
-
-class Mode(StrEnum):
-    hybrid = "hybrid"
-    semantic = "semantic"
-    lexical = "lexical"
-
-
-class Category(StrEnum):
-    code = "code"
-    docs = "docs"
-    tests = "tests"
 
 
 class EmbedTier(StrEnum):
@@ -72,86 +64,7 @@ def _fail(message: str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
-@app.command()
-def search(
-    query: Annotated[str, typer.Argument(help="Plain words or an identifier.")],
-    path: PathArg = Path("."),
-    k: Annotated[int, typer.Option("-k", "--top", min=1, max=1000, help="Results.")] = 10,
-    mode: Annotated[
-        Mode, typer.Option(help="Ranking: both tiers, vectors, or BM25.")
-    ] = Mode.hybrid,
-    glob: Annotated[str | None, typer.Option("--path", help="Only paths matching GLOB.")] = None,
-    lang: Annotated[str | None, typer.Option(help="Only this language (python, go, ...).")] = None,
-    kind: Annotated[
-        str | None,
-        typer.Option(help="Only chunks of this kind (function, method, class, section, ...)."),
-    ] = None,
-    type_: Annotated[Category | None, typer.Option("--type", help="code, docs or tests.")] = None,
-    refresh: Annotated[bool, typer.Option(help="Re-index changed files first.")] = True,
-    as_json: JsonOpt = False,
-) -> None:
-    """Search the repository; builds the index on first use."""
-    check_query(query, k, mode.value)
-    index = Index(path)
-    embed_later = False
-    if not index.exists():
-        err.print("[dim]no index yet: building the lexical tier first[/]")
-        with ProgressBars(err, enabled=not as_json and err.is_terminal) as bars:
-            report = index.index(bars, embed="none")
-            seconds = report.pending / config.EMBED_ASSUMED_RATE
-            if report.pending and seconds <= config.FOREGROUND_EMBED_SECONDS:
-                index.embed(bars)
-            elif report.pending:
-                embed_later = True
-                err.print(
-                    f"[dim]{report.pending} chunks to embed (~{seconds:.0f} s): "
-                    "answering lexically now; embedding continues in the background "
-                    "(`sleuth status` shows progress)[/]"
-                )
-    elif refresh:
-        try:
-            index.index(embed="background", lock_timeout=0.5)
-        except IndexBusy:
-            err.print("[dim]another process is indexing: searching the index as it is[/]")
-    try:
-        _search_and_print(index, query, k, mode, glob, lang, kind, type_, as_json)
-    finally:
-        if embed_later:
-            sys.stdout.flush()
-            # Started once the answer is out: the embedder's start-up (onnxruntime, the
-            # model) would otherwise share the 2 cores with the first answer.
-            index.start_background_embedding()
-
-
-def _search_and_print(
-    index: Index,
-    query: str,
-    k: int,
-    mode: Mode,
-    glob: str | None,
-    lang: str | None,
-    kind: str | None,
-    type_: Category | None,
-    as_json: bool,
-) -> None:
-    response = index.structured_search(
-        query,
-        k,
-        mode=mode.value,
-        path=glob,
-        language=lang,
-        kind=kind,
-        category=type_.value if type_ else None,
-    )
-    if as_json:
-        out.print_json(json.dumps(response.to_dict()))
-        return
-    for notice in index.notices + response.notices:
-        err.print(f"[yellow]note:[/] {notice}")
-    if not response.results:
-        err.print(f"no results for {query!r}: {response.reason or 'nothing matched'}")
-        raise typer.Exit(1)
-    print_results(out, response)
+app.command()(search_command)
 
 
 @app.command("index")
@@ -337,6 +250,7 @@ def mcp_command(ctx: typer.Context) -> None:
     run_mcp(list(ctx.args))
 
 
+app.command("serve")(serve_command)
 app.command("watch")(watch_command)
 
 
@@ -358,9 +272,14 @@ def related(
         target = f"{location.resolve()}{line}"
     else:
         index = Index(Path("."))
-    if not index.exists():
+    body = {"target": target, "k": k, "type": type_.value if type_ else None}
+    answer = ask_daemon_at(index.root, "/related", body)
+    if answer is not None:
+        response = response_of(answer)
+    elif not index.exists():
         _fail(f"no index for {index.root}: run `sleuth index` first")
-    response = index.related(target, k, category=type_.value if type_ else None)
+    if answer is None:
+        response = index.related(target, k, category=type_.value if type_ else None)
     if as_json:
         out.print_json(json.dumps(response.to_dict()))
         return
@@ -402,7 +321,18 @@ def history(
 
     check_query(query, k, mode.value)
     history_index = HistoryIndex(path)
-    if refresh or full or not history_index.exists():
+    options = {"author": author, "since": since, "until": until, "path": glob, "diff": diff}
+    answer = None
+    if not full:
+        body = {"query": query, "k": k, "mode": mode.value, **options, "refresh": refresh}
+        answer = ask_daemon_at(history_index.root, "/history", body)
+    if answer is not None:
+        if as_json:
+            out.print_json(json.dumps(answer))
+            return
+        response = history_response_of(answer)
+        notices: list[str] = []
+    elif refresh or full or not history_index.exists():
         history_index.repo.state()  # not a repository, no commits: say so before anything
         first = full or not history_index.exists()
         if first and not as_json:
@@ -428,9 +358,10 @@ def history(
         notices = report.notices if report else []
     else:
         notices = []
-    response = history_index.search(
-        query, k, mode=mode.value, author=author, since=since, until=until, path=glob, diff=diff
-    )
+    if answer is None:
+        response = history_index.search(
+            query, k, mode=mode.value, author=author, since=since, until=until, path=glob, diff=diff
+        )
     response.notices = notices + response.notices
     if as_json:
         out.print_json(json.dumps(response.to_dict()))

@@ -51,6 +51,11 @@ def parser() -> argparse.ArgumentParser:
         help="background (default): vectors are computed by a background process after "
         "indexing; none: lexical only (no model, least CPU).",
     )
+    parse.add_argument(
+        "--no-daemon",
+        action="store_true",
+        help="Answer in this process even when a `sleuth serve` daemon serves the repository.",
+    )
     return parse
 
 
@@ -68,6 +73,7 @@ def run(args: list[str]) -> None:
             host=options.host,
             port=options.port,
             embed=options.embed,
+            use_daemon=not options.no_daemon,
         )
     except SleuthError as exc:
         print(f"error: {exc}", file=sys.stderr)

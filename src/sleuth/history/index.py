@@ -24,6 +24,7 @@ from .. import config
 from ..api import EMBED_CHOICES, check_query
 from ..discover import find_root
 from ..embedding import DEFAULT_MODEL_ID, Embedder, load_embedder
+from ..embedding.cache import query_vectors
 from ..errors import SleuthError
 from ..indexer import Progress, _quiet
 from ..search.classify import classify
@@ -425,7 +426,7 @@ class HistoryIndex:
         return " (embedding in the background)" if self.background_embedder_pid() else ""
 
     def _embed_query(self, text: str) -> np.ndarray:
-        return self.embedder.embed([text])[0]
+        return query_vectors.get(self.model_id, text, lambda t: self.embedder.embed([t])[0])
 
     def status(self) -> dict:
         info: dict = {"root": str(self.root), "exists": self.exists()}

@@ -7,6 +7,7 @@ without touching the code index, and the code index's schema stays as it is.
 from __future__ import annotations
 
 import sqlite3
+import threading
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -96,6 +97,8 @@ def _row(r: tuple) -> CommitRow:
 class HistoryStore:
     def __init__(self, path: Path) -> None:
         self.path = path
+        #: Serialises transactions of threads sharing this connection (as MetaStore.lock).
+        self.lock = threading.RLock()
         try:
             self.db = sqlite3.connect(
                 path, timeout=30.0, isolation_level=None, check_same_thread=False
@@ -112,7 +115,7 @@ class HistoryStore:
         self.db.close()
 
     def transaction(self) -> _Transaction:
-        return _Transaction(self.db)
+        return _Transaction(self.db, self.lock)
 
     def get(self, key: str, default: str | None = None) -> str | None:
         row = self.db.execute("SELECT value FROM state WHERE key=?", (key,)).fetchone()

@@ -9,8 +9,9 @@ stdio, so stray prints of any library or child process cannot corrupt the stream
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager, suppress
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -18,9 +19,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field, ValidationError
 
-from .. import __version__
-from ..errors import IndexBusy, SleuthError
+from .. import __version__, service
+from ..errors import SleuthError
 from ..handles import MAX_REPLY_TOKENS, estimate_tokens
+from .backend import Backend
 from .workspace import Workspace
 
 #: Upper bound of ``k``: more hits than this do not help an agent and cost its context.
@@ -81,12 +83,12 @@ class SleuthServer(MCPServer):
     """MCPServer whose argument errors read as one line naming each bad field, and which
     starts the first index build once the tool list is out."""
 
-    workspace: Workspace | None = None
+    backend: Backend | None = None
 
     async def list_tools(self) -> Any:
         tools = await super().list_tools()
-        if self.workspace is not None:
-            self.workspace.start()
+        if self.backend is not None:
+            self.backend.start_local()
         return tools
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
@@ -107,14 +109,22 @@ def bad_arguments(tool: str, error: ValidationError) -> str:
     return f"invalid arguments for {tool}: " + "; ".join(problems)
 
 
-def build_server(root: Path, embed: str = "background") -> MCPServer:
-    """The server for one repository; ``embed="none"`` keeps it lexical (no embedder)."""
+def build_server(root: Path, embed: str = "background", use_daemon: bool = True) -> MCPServer:
+    """The server for one repository; ``embed="none"`` keeps it lexical (no embedder).
+
+    With ``use_daemon``, tools are answered by a `sleuth serve` daemon of the same
+    repository whenever one runs (mcp/backend.py).
+    """
     workspace = Workspace(root, embed)
+    backend = Backend(workspace, use_daemon)
 
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[None]:
-        workspace.start(delay=FIRST_BUILD_DELAY)
+        timer = threading.Timer(FIRST_BUILD_DELAY, backend.start_local)
+        timer.daemon = True
+        timer.start()
         yield None
+        timer.cancel()
 
     server = SleuthServer(
         "sleuth",
@@ -123,19 +133,27 @@ def build_server(root: Path, embed: str = "background") -> MCPServer:
         lifespan=lifespan,
         log_level="WARNING",
     )
-    server.workspace = workspace
+    server.backend = backend
 
     def answer(work: Callable[[], T]) -> T:
-        """Run ``work`` under the index lock; sleuth errors become one-line tool errors."""
+        """Run ``work``; sleuth errors become one-line tool errors."""
         try:
-            with workspace.lock:
-                return work()
+            return work()
         except ToolError:
             raise
         except SleuthError as exc:
             raise ToolError(str(exc)) from None
         except Exception as exc:
             raise ToolError(f"unexpected {type(exc).__name__}: {exc}") from None
+
+    def local(work: Callable[[], dict[str, Any]]) -> Callable[[], dict[str, Any]]:
+        """``work`` after the freshness check, with the index state every reply carries."""
+
+        def run() -> dict[str, Any]:
+            state = workspace.prepare()
+            return {**work(), "index": state}
+
+        return run
 
     @server.tool(structured_output=False)
     def search(
@@ -166,18 +184,17 @@ def build_server(root: Path, embed: str = "background") -> MCPServer:
         """
 
         def work() -> str:
-            state = workspace.prepare()
-            index = workspace.index
-            response = index.structured_search(
-                query, k, mode=mode, path=path, language=language, kind=kind, category=type
+            options = {"mode": mode, "path": path, "language": language, "kind": kind}
+            data = backend.call(
+                "/search",
+                {"query": query, "k": k, **options, "type": type, "handles": True},
+                local(
+                    lambda: service.search(
+                        workspace, query, k, **options, category=type, handles=True
+                    )
+                ),
             )
-            hits = [h.to_dict() for h in index.handles(response.results)]
-            head: dict[str, Any] = {"index": state, "mode": response.mode}
-            if response.notices:
-                head["notices"] = response.notices
-            if response.reason:
-                head["reason"] = response.reason
-            return pack_reply(head, "hits", hits, max_tokens)
+            return pack_reply(head_of(data, "mode"), "hits", data["hits"], max_tokens)
 
         return answer(work)
 
@@ -200,16 +217,13 @@ def build_server(root: Path, embed: str = "background") -> MCPServer:
         """Find where a symbol (function, class, method, ...) is defined, as handles."""
 
         def work() -> str:
-            state = workspace.prepare()
-            index = workspace.index
-            found = index.find_symbol(name, exact=exact, kind=kind, language=language, k=k)
-            head: dict[str, Any] = {"index": state}
-            if not found:
-                head["reason"] = f"no definition named {name!r}" + (
-                    "" if not exact else " (try exact=false for fuzzy matches)"
-                )
-            hits = [h.to_dict() for h in index.handles(found)]
-            return pack_reply(head, "hits", hits, max_tokens)
+            options = {"exact": exact, "kind": kind, "language": language, "k": k}
+            data = backend.call(
+                "/symbols",
+                {"name": name, **options, "handles": True},
+                local(lambda: service.find_symbol(workspace, name, **options, handles=True)),
+            )
+            return pack_reply(head_of(data), "hits", data["hits"], max_tokens)
 
         return answer(work)
 
@@ -236,30 +250,21 @@ def build_server(root: Path, embed: str = "background") -> MCPServer:
         """
 
         def work() -> str:
-            state = workspace.prepare()
-            index = workspace.index
-            head = f"index: {state['state']}" + (
-                f" (generation {state['generation']})" if "generation" in state else ""
-            )
-            if state.get("note"):
-                head += f"; {state['note']}"
-            parts = [head]
-            left = max_tokens - estimate_tokens(head) - 40
-            errors = []
-            for position, target in enumerate(handles):
-                if left < 50:
-                    parts.append(f"-- {len(handles) - position} more not shown: budget spent")
-                    break
-                try:
-                    text = index.expand(target, context_lines).render(left)
-                except SleuthError as exc:
-                    errors.append(str(exc))
-                    text = f"== ERROR {target}: {exc}"
-                parts.append(text)
-                left -= estimate_tokens(text) + 1
-            if len(errors) == len(handles):
-                raise ToolError("; ".join(errors))
-            return "\n".join(parts)
+            def here() -> dict[str, Any]:
+                state = workspace.prepare()
+                return {
+                    **service.expand(
+                        workspace,
+                        handles,
+                        context_lines=context_lines,
+                        max_tokens=max_tokens,
+                        state=state,
+                    ),
+                    "index": state,
+                }
+
+            body = {"handles": handles, "context_lines": context_lines, "max_tokens": max_tokens}
+            return backend.call("/expand", body, here)["text"]
 
         return answer(work)
 
@@ -275,16 +280,12 @@ def build_server(root: Path, embed: str = "background") -> MCPServer:
         """Code similar to a handle or path:line (from stored vectors; lexical if none)."""
 
         def work() -> str:
-            state = workspace.prepare()
-            index = workspace.index
-            response = index.related(target, k=k, category=type)
-            head: dict[str, Any] = {"index": state, "mode": response.mode}
-            if response.notices:
-                head["notices"] = response.notices
-            if response.reason:
-                head["reason"] = response.reason
-            hits = [h.to_dict() for h in index.handles(response.results)]
-            return pack_reply(head, "hits", hits, max_tokens)
+            data = backend.call(
+                "/related",
+                {"target": target, "k": k, "type": type, "handles": True},
+                local(lambda: service.related(workspace, target, k=k, category=type, handles=True)),
+            )
+            return pack_reply(head_of(data, "mode"), "hits", data["hits"], max_tokens)
 
         return answer(work)
 
@@ -311,22 +312,21 @@ def build_server(root: Path, embed: str = "background") -> MCPServer:
         """
 
         def work() -> str:
-            index = workspace.index
-            with suppress(IndexBusy):  # another process is indexing history: search it as is
-                index.index_history(embed=workspace.embed, lock_timeout=0.5)
-            response = index.history(
-                query, k, author=author, since=since, until=until, path=path, diff=diff
+            options = {"author": author, "since": since, "until": until, "path": path}
+            data = backend.call(
+                "/history",
+                {"query": query, "k": k, **options, "diff": diff},
+                lambda: service.history(workspace, query, k, **options, diff=diff),
             )
             head: dict[str, Any] = {
-                "mode": response.mode,
-                "commits_indexed": response.commits_indexed,
+                "mode": data["mode"],
+                "commits_indexed": data["commits_indexed"],
             }
-            if response.notices:
-                head["notices"] = response.notices
-            if response.reason:
-                head["reason"] = response.reason
-            commits = [c.to_dict() for c in response.results]
-            return pack_reply(head, "commits", commits, max_tokens)
+            if data.get("notices"):
+                head["notices"] = data["notices"]
+            if data.get("reason"):
+                head["reason"] = data["reason"]
+            return pack_reply(head, "commits", data["results"], max_tokens)
 
         return answer(work)
 
@@ -335,11 +335,12 @@ def build_server(root: Path, embed: str = "background") -> MCPServer:
         """Index state (complete, embedding, stale, building), counts and vector progress."""
 
         def work() -> str:
-            state = workspace.prepare(wait=0)
-            info = workspace.index.status()
-            info.pop("skipped", None)
-            info["index_dir"] = info.pop("index")
-            return _compact({"index": state, **info})
+            def here() -> dict[str, Any]:
+                state = workspace.prepare(wait=0)
+                return {"index": state, **service.status(workspace)}
+
+            data = backend.call("/status", None, here)
+            return _compact({"index": data.pop("index"), **data})
 
         return answer(work)
 
@@ -353,20 +354,14 @@ def build_server(root: Path, embed: str = "background") -> MCPServer:
         """Index changed files now (vectors follow in the background)."""
 
         def work() -> str:
-            if workspace.building:
-                return _compact({"index": workspace.prepare(wait=0), "started": False})
-            report = workspace.index.reindex(path_glob, embed=workspace.embed)
-            update = report.update
-            return _compact(
-                {
-                    "index": workspace.index.index_state(),
-                    "files": update.scanned,
-                    "changed": update.changed,
-                    "removed": update.removed,
-                    "chunks_written": update.chunks_written,
-                    "pending_embeddings": report.pending,
-                }
-            )
+            def here() -> dict[str, Any]:
+                if workspace.building:
+                    return {"index": workspace.prepare(wait=0), "started": False}
+                body = service.reindex(workspace, path_glob)
+                return {"index": workspace.index.index_state(), **body}
+
+            data = backend.call("/reindex", {"path_glob": path_glob}, here, timeout=600.0)
+            return _compact({"index": data.pop("index"), **data})
 
         return answer(work)
 
@@ -379,12 +374,25 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8765,
     embed: str = "background",
+    use_daemon: bool = True,
 ) -> None:
     """Run the server on stdio (default) or streamable HTTP at http://host:port/mcp."""
     from ..discover import find_root
 
-    server = build_server(find_root(path), embed)
+    server = build_server(find_root(path), embed, use_daemon)
     if http:
         server.run("streamable-http", host=host, port=port)
     else:
         server.run("stdio")
+
+
+def head_of(data: dict[str, Any], *keys: str) -> dict[str, Any]:
+    """The head of a list reply: index state, the given keys, notices and reason if any."""
+    head: dict[str, Any] = {"index": data["index"]}
+    for key in keys:
+        head[key] = data[key]
+    if data.get("notices"):
+        head["notices"] = data["notices"]
+    if data.get("reason"):
+        head["reason"] = data["reason"]
+    return head

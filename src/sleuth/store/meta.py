@@ -409,6 +409,13 @@ def schema_version_of(path: Path) -> int | None:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
         try:
             row = db.execute("SELECT value FROM state WHERE key='schema_version'").fetchone()
+        except sqlite3.OperationalError as exc:
+            # A file another thread or process has just created and is still writing
+            # the schema into: nothing recorded yet, not damage (MetaStore creates the
+            # missing tables).
+            if "no such table" not in str(exc):
+                raise
+            row = None
         finally:
             db.close()
     except sqlite3.DatabaseError as exc:

@@ -117,7 +117,10 @@ class VectorStore:
         if not len(rows):
             return []
         limit = min(limit, len(rows))
-        matches = search(self.vectors[rows], query, limit, MetricKind.Cos, exact=True)
+        # All rows (no graph): search the matrix itself; fancy indexing would copy it.
+        every = len(rows) == len(self.keys)
+        matrix = self.vectors if every else self.vectors[rows]
+        matches = search(matrix, query, limit, MetricKind.Cos, exact=True)
         picked = rows[np.asarray(matches.keys, dtype=np.int64)]
         similarity = 1.0 - np.asarray(matches.distances, dtype=np.float32)
         return [(int(self.keys[r]), float(s)) for r, s in zip(picked, similarity, strict=True)]

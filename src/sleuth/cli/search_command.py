@@ -1,0 +1,222 @@
+"""`sleuth search`: asks a running daemon first, else searches in-process.
+
+Kept apart from cli/main.py so a search that a daemon answers loads neither the search
+stack (numpy, tantivy, usearch) nor the model: the console entry point routes here
+directly (cli/__init__.py), and the library is imported only to work in-process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+
+if TYPE_CHECKING:
+    from ..results import SearchResponse
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class Mode(StrEnum):
+    hybrid = "hybrid"
+    semantic = "semantic"
+    lexical = "lexical"
+
+
+class Category(StrEnum):
+    code = "code"
+    docs = "docs"
+    tests = "tests"
+
+
+def search(
+    query: Annotated[str, typer.Argument(help="Plain words or an identifier.")],
+    path: Annotated[
+        Path, typer.Argument(help="Repository or any folder inside it.", readable=False)
+    ] = Path("."),
+    k: Annotated[int, typer.Option("-k", "--top", min=1, max=1000, help="Results.")] = 10,
+    mode: Annotated[
+        Mode, typer.Option(help="Ranking: both tiers, vectors, or BM25.")
+    ] = Mode.hybrid,
+    glob: Annotated[str | None, typer.Option("--path", help="Only paths matching GLOB.")] = None,
+    lang: Annotated[str | None, typer.Option(help="Only this language (python, go, ...).")] = None,
+    kind: Annotated[
+        str | None,
+        typer.Option(help="Only chunks of this kind (function, method, class, section, ...)."),
+    ] = None,
+    type_: Annotated[Category | None, typer.Option("--type", help="code, docs or tests.")] = None,
+    refresh: Annotated[bool, typer.Option(help="Re-index changed files first.")] = True,
+    daemon: Annotated[
+        bool, typer.Option(help="Use a running `sleuth serve` daemon when there is one.")
+    ] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output on stdout.")] = (
+        False
+    ),
+) -> None:
+    """Search the repository; builds the index on first use."""
+    options = {
+        "query": query,
+        "k": k,
+        "mode": mode.value,
+        "path": glob,
+        "language": lang,
+        "kind": kind,
+        "type": type_.value if type_ else None,
+    }
+    answer = ask_daemon(path, options, refresh) if daemon else None
+    later: Callable[[], object] | None = None
+    if answer is not None:
+        answer.pop("index", None)
+        response, notices = response_of(answer), []
+    else:
+        response, notices, later = search_here(path, options, refresh, as_json)
+    try:
+        print_response(response, notices, query, as_json)
+    finally:
+        if later is not None:
+            sys.stdout.flush()
+            # Started once the answer is out: the embedder's start-up (onnxruntime, the
+            # model) would otherwise share the 2 cores with the first answer.
+            later()
+
+
+def print_response(response: SearchResponse, notices: list[str], query: str, as_json: bool) -> None:
+    if as_json:
+        out.print_json(json.dumps(response.to_dict()))
+        return
+    from .output import print_results
+
+    for notice in notices + response.notices:
+        err.print(f"[yellow]note:[/] {notice}")
+    if not response.results:
+        err.print(f"no results for {query!r}: {response.reason or 'nothing matched'}")
+        raise typer.Exit(1)
+    print_results(out, response)
+
+
+def ask_daemon(path: Path, options: dict[str, Any], refresh: bool) -> dict[str, Any] | None:
+    """The daemon's /search answer, or None when no daemon serves the repository."""
+    from ..discover import find_root
+
+    return ask(find_root(path), "/search", {**options, "refresh": refresh})
+
+
+def ask(root: Path, endpoint: str, body: dict[str, Any]) -> dict[str, Any] | None:
+    """The answer of the daemon serving ``root``, or None when there is none or it fails.
+
+    Bad arguments (400, 422) are the user's to fix and end the command like they would
+    in-process; anything else (gone, busy, unknown repository) falls back in-process.
+    """
+    from ..errors import QueryError
+    from ..server.client import DaemonClient, DaemonError, DaemonUnavailable
+
+    client = DaemonClient.find(root)
+    if client is None:
+        return None
+    try:
+        return client.post(endpoint, body)
+    except DaemonUnavailable:
+        return None
+    except DaemonError as exc:
+        if exc.status in (400, 422):
+            raise QueryError(str(exc)) from None
+        return None
+
+
+def response_of(answer: dict[str, Any]) -> SearchResponse:
+    """A SearchResponse from the JSON of /search or /related."""
+    from ..results import Result, SearchResponse
+
+    return SearchResponse(
+        query=answer["query"],
+        mode=answer["mode"],
+        results=[Result(**r) for r in answer["results"]],
+        reason=answer.get("reason", ""),
+        notices=list(answer.get("notices", [])),
+        query_class=answer.get("query_class", ""),
+        embedded_fraction=answer.get("embedded_fraction", 0.0),
+    )
+
+
+def search_here(
+    path: Path, options: dict[str, Any], refresh: bool, as_json: bool
+) -> tuple[SearchResponse, list[str], Callable[[], object] | None]:
+    """The in-process search: build the index on first use, refresh, search.
+
+    Also returns what to start once the answer is printed (the background embedder of
+    a first build), or None.
+    """
+    from .. import config
+    from ..api import Index, check_query
+    from ..errors import IndexBusy
+    from .progress import ProgressBars
+
+    check_query(options["query"], options["k"], options["mode"])
+    index = Index(path)
+    later: Callable[[], object] | None = None
+    if not index.exists():
+        err.print("[dim]no index yet: building the lexical tier first[/]")
+        with ProgressBars(err, enabled=not as_json and err.is_terminal) as bars:
+            report = index.index(bars, embed="none")
+            seconds = report.pending / config.EMBED_ASSUMED_RATE
+            if report.pending and seconds <= config.FOREGROUND_EMBED_SECONDS:
+                index.embed(bars)
+            elif report.pending:
+                later = index.start_background_embedding
+                err.print(
+                    f"[dim]{report.pending} chunks to embed (~{seconds:.0f} s): "
+                    "answering lexically now; embedding continues in the background "
+                    "(`sleuth status` shows progress)[/]"
+                )
+    elif refresh:
+        try:
+            index.index(embed="background", lock_timeout=0.5)
+        except IndexBusy:
+            err.print("[dim]another process is indexing: searching the index as it is[/]")
+    response = index.structured_search(
+        options["query"],
+        options["k"],
+        mode=options["mode"],
+        path=options["path"],
+        language=options["language"],
+        kind=options["kind"],
+        category=options["type"],
+    )
+    return response, list(index.notices), later
+
+
+def run(args: list[str]) -> None:
+    """`sleuth search ARGS` without importing the rest of the CLI: one line on errors."""
+    from ..errors import SleuthError
+
+    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    app.command()(search)
+    try:
+        app(args, prog_name="sleuth search")
+    except SleuthError as exc:
+        err.print(f"[bold red]error:[/] {exc}")
+        sys.exit(1)
+    except KeyboardInterrupt:
+        err.print("interrupted: finished batches are kept; run the command again to resume")
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)
+    except OSError as exc:
+        err.print(f"[bold red]error:[/] {exc.strerror or exc}: {exc.filename or ''}")
+        sys.exit(1)
+    except Exception as exc:
+        if os.environ.get("SLEUTH_DEBUG"):
+            raise
+        err.print(
+            f"[bold red]error:[/] unexpected {type(exc).__name__}: {exc} "
+            "(set SLEUTH_DEBUG=1 for details)"
+        )
+        sys.exit(1)

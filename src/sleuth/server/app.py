@@ -1,0 +1,227 @@
+"""The HTTP API: a FastAPI app over a registry of hot indexes (``sleuth serve``).
+
+Endpoints mirror the MCP tools and answer with the same dicts (``sleuth.service``);
+/search answers in the `sleuth search --json` schema plus ``index`` (state and
+generation). Endpoints are plain functions, so FastAPI runs them in its thread pool
+and the event loop stays free; reads of one repository take its lock in turn, and an
+index run asked for over /reindex uses its own ``Index`` so reads go on meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Query, Response
+from starlette.concurrency import run_in_threadpool
+
+from .. import __version__, service
+from ..embedding.cache import query_vectors
+from .guards import BearerAuth, BodyLimit, install_error_handlers
+from .models import (
+    ExpandRequest,
+    HistoryRequest,
+    ReindexRequest,
+    RelatedRequest,
+    SearchRequest,
+    SymbolsRequest,
+)
+from .registry import Registry, ServedRepository
+
+log = logging.getLogger("sleuth.server")
+
+DESCRIPTION = """\
+Local code search over HTTP: the indexes stay open in memory between requests.
+
+Errors are JSON: `{"error": "one line", "status": 422, "type": "invalid_request"}`.
+Over TCP every endpoint but /health and /openapi.json needs `Authorization: Bearer <token>`
+(the token is in `.sleuth/daemon.token`, mode 0600) unless the daemon runs with `--no-auth`.
+"""
+
+
+def create_app(
+    registry: Registry,
+    token: str | None = None,
+    warm: bool = True,
+    on_shutdown: Callable[[], None] | None = None,
+) -> FastAPI:
+    """The app over ``registry``; ``token`` set = bearer auth required.
+
+    ``on_shutdown`` runs when the server stops: uvicorn re-raises SIGTERM once it has
+    shut down, so code after ``Server.run`` may never run.
+    """
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        registry.start()
+        if warm:
+            _warm_up(registry)
+        try:
+            yield
+        finally:
+            if on_shutdown is not None:
+                on_shutdown()
+            registry.close()
+
+    app = FastAPI(
+        title="sleuth",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,  # Swagger UI loads its script from a CDN: nothing leaves the machine
+        redoc_url=None,
+    )
+    install_error_handlers(app)
+
+    async def serve_read(
+        repo: ServedRepository, key: tuple, refresh: bool, work: Callable[[], dict[str, Any]]
+    ) -> Response:
+        """An answer from the cache without leaving the event loop when there is one at
+        the current stamp; else ``work`` in the thread pool, under the repository lock.
+
+        Answers are cached serialized, with the index state of their stamp, so a hit
+        costs a lock try, one SQLite read, two stats and a dict lookup.
+        """
+        body = repo.peek(key, refresh)
+        if body is None:
+            body = await run_in_threadpool(compute, repo, key, refresh, work)
+        return Response(body, media_type="application/json")
+
+    def compute(
+        repo: ServedRepository, key: tuple, refresh: bool, work: Callable[[], dict[str, Any]]
+    ) -> bytes:
+        with repo.lock:
+            state = repo.prepare(refresh=refresh)
+            return repo.cached(key, lambda: _json({**work(), "index": state}))
+
+    @app.post("/search", summary="Search code (the `sleuth search --json` schema)")
+    async def search(request: SearchRequest) -> Response:
+        repo = registry.get(request.repo)
+        options = request.model_dump(exclude={"repo", "refresh"})
+        options["category"] = options.pop("type")
+        key = ("search", tuple(sorted(options.items())))
+        return await serve_read(repo, key, request.refresh, lambda: service.search(repo, **options))
+
+    @app.post("/symbols", summary="Where a symbol is defined")
+    async def symbols(request: SymbolsRequest) -> Response:
+        repo = registry.get(request.repo)
+        options = request.model_dump(exclude={"repo"})
+        options["category"] = options.pop("type")
+        key = ("symbols", tuple(sorted(options.items())))
+        return await serve_read(repo, key, True, lambda: service.find_symbol(repo, **options))
+
+    @app.post("/expand", summary="The code behind handles or path:start-end, as on disk now")
+    def expand(request: ExpandRequest) -> dict[str, Any]:
+        repo = registry.get(request.repo)
+        with repo.lock:
+            state = repo.prepare()
+            body = service.expand(
+                repo,
+                request.handles,
+                context_lines=request.context_lines,
+                max_tokens=request.max_tokens,
+                state=state,
+            )
+        return {**body, "index": state}
+
+    @app.post("/related", summary="Code similar to a handle or path:line")
+    async def related(request: RelatedRequest) -> Response:
+        repo = registry.get(request.repo)
+        options = request.model_dump(exclude={"repo"})
+        options["category"] = options.pop("type")
+        key = ("related", tuple(sorted(options.items())))
+        return await serve_read(repo, key, True, lambda: service.related(repo, **options))
+
+    @app.post("/history", summary="Search the git history (the `sleuth history --json` schema)")
+    def history(request: HistoryRequest) -> dict[str, Any]:
+        repo = registry.get(request.repo)
+        options = request.model_dump(exclude={"repo"})
+        with repo.lock:
+            return service.history(repo, **options)
+
+    @app.post("/reindex", summary="Index changed files now; searches go on meanwhile")
+    async def reindex(request: ReindexRequest) -> dict[str, Any]:
+        repo = registry.get(request.repo)
+
+        def write() -> dict[str, Any]:
+            writer = repo.writer()
+            try:
+                return service.reindex(repo, request.path_glob, full=request.full, index=writer)
+            finally:
+                writer.close()
+
+        body = await asyncio.wrap_future(repo.writes.submit(write))
+        state = await run_in_threadpool(current_state, repo)
+        return {**body, "index": state}
+
+    def current_state(repo: ServedRepository) -> dict[str, Any]:
+        with repo.lock:
+            return repo.prepare(wait=0, refresh=False)
+
+    @app.get("/status", summary="Counts, vector progress, caches and watcher of a repository")
+    def status(repo: str | None = Query(None, description="Repository root or name.")) -> Any:
+        served = registry.get(repo)
+        with served.lock:
+            state = served.prepare(wait=0, refresh=False)
+            info = service.status(served)
+        return {
+            **info,
+            "index": state,
+            "watching": served.watching,
+            "watch_note": served.watch_note,
+            "caches": {
+                "results": served.results.stats(),
+                "query_vectors": {"hits": query_vectors.hits, "misses": query_vectors.misses},
+            },
+        }
+
+    @app.get("/health", summary="Liveness: version, pid and the repositories served")
+    def health() -> dict[str, Any]:
+        return {
+            "ok": True,
+            "version": __version__,
+            "pid": os.getpid(),
+            "repositories": [str(r.root) for r in registry.repositories],
+        }
+
+    if token:
+        app.add_middleware(BearerAuth, token=token)
+    app.add_middleware(BodyLimit)
+    return app
+
+
+def _json(body: dict[str, Any]) -> bytes:
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _warm_up(registry: Registry) -> None:
+    """Load the model in the background, so the first semantic query does not pay for it."""
+    import threading
+
+    def load() -> None:
+        """One model for every served repository (they share the model id)."""
+        served = [r for r in registry.repositories if r.embed != "none"]
+        if not served:
+            return
+        from ..embedding import load_embedder
+
+        with served[0].lock:
+            model_id = served[0].index.model_id
+        try:
+            embedder = load_embedder(model_id)
+            embedder.embed(["warm up"])
+        except Exception as exc:  # the model is optional for lexical answers
+            log.warning("could not load the embedding model: %s", exc)
+            return
+        for repo in served:
+            with repo.lock:
+                index = repo.index
+                if index._embedder is None and index.model_id == model_id:
+                    index._embedder = embedder
+
+    threading.Thread(target=load, daemon=True, name="sleuth-warm-up").start()

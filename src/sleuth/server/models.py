@@ -1,0 +1,117 @@
+"""Request bodies of the HTTP API: the same names and bounds as the CLI and MCP arguments.
+
+Unknown fields are refused (a typo should not be silently ignored). Bounds are checked
+here, so a bad request gets a 422 naming the field before any index work starts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..handles import MAX_REPLY_TOKENS
+
+#: The CLI's own upper bound of ``-k``.
+MAX_K = 1000
+MAX_QUERY_CHARS = 2000
+MAX_TARGETS = 50
+
+Mode = Literal["hybrid", "semantic", "lexical"]
+Category = Literal["code", "docs", "tests"]
+
+
+def repo_field() -> Any:
+    return Field(
+        None,
+        max_length=4096,
+        description="Repository root (or its folder name) when the daemon serves several; "
+        "default: the first one served.",
+    )
+
+
+def k_field(default: int) -> Any:
+    return Field(default, ge=1, le=MAX_K, description=f"Number of results, 1 to {MAX_K}.")
+
+
+def handles_field() -> Any:
+    return Field(False, description="Also return compact handles (`hits`) for /expand.")
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SearchRequest(Body):
+    query: str = Field(
+        min_length=1,
+        max_length=MAX_QUERY_CHARS,
+        description="Plain words or an identifier; filters may be inside: symbol:NAME "
+        "kind:KIND lang:LANGUAGE path:GLOB type:code|docs|tests.",
+        examples=["where are failed uploads retried"],
+    )
+    k: int = k_field(10)
+    mode: Mode = "hybrid"
+    path: str | None = Field(None, max_length=1000, description="Only paths matching this glob.")
+    language: str | None = Field(None, max_length=50)
+    kind: str | None = Field(None, max_length=50)
+    type: Category | None = None
+    repo: str | None = repo_field()
+    handles: bool = handles_field()
+    refresh: bool = Field(
+        True,
+        description="Re-index changed files first (skipped while a watcher follows the "
+        "repository; otherwise a stat check at most once a second).",
+    )
+
+
+class SymbolsRequest(Body):
+    name: str = Field(min_length=1, max_length=500, examples=["parse_config"])
+    exact: bool = Field(True, description="true: the name in any case; false: fuzzy.")
+    kind: str | None = Field(None, max_length=50)
+    language: str | None = Field(None, max_length=50)
+    path: str | None = Field(None, max_length=1000)
+    type: Category | None = None
+    k: int = k_field(20)
+    repo: str | None = repo_field()
+    handles: bool = handles_field()
+
+
+class ExpandRequest(Body):
+    handles: list[str] = Field(
+        min_length=1,
+        max_length=MAX_TARGETS,
+        description="Handle ids (812:5-12@3) or repository paths: path, path:line, path:start-end.",
+    )
+    context_lines: int = Field(0, ge=0, le=200)
+    max_tokens: int = Field(8000, ge=200, le=MAX_REPLY_TOKENS)
+    repo: str | None = repo_field()
+
+
+class RelatedRequest(Body):
+    target: str = Field(min_length=1, max_length=5000, description="Handle id or path:line.")
+    k: int = k_field(10)
+    type: Category | None = None
+    repo: str | None = repo_field()
+    handles: bool = handles_field()
+
+
+class HistoryRequest(Body):
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
+    k: int = k_field(10)
+    mode: Mode = "hybrid"
+    author: str | None = Field(None, max_length=200)
+    since: str | None = Field(None, max_length=100)
+    until: str | None = Field(None, max_length=100)
+    path: str | None = Field(None, max_length=1000)
+    diff: bool = False
+    refresh: bool = Field(True, description="Index new commits first.")
+    repo: str | None = repo_field()
+
+
+class ReindexRequest(Body):
+    path_glob: str | None = Field(
+        None, max_length=1000, description="Re-read these files even if they look unchanged."
+    )
+    full: bool = Field(False, description="Rebuild from scratch (cached vectors are kept).")
+    repo: str | None = repo_field()

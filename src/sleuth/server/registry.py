@@ -1,0 +1,246 @@
+"""The repositories a daemon serves: one hot ``Index`` each, a result cache, a watcher.
+
+Reads go through one ``Index`` per repository under the workspace lock (SQLite
+connection, tantivy searcher and loaded vectors stay open between requests). Index
+runs asked for over HTTP use a second ``Index`` outside that lock, so searches go on
+while files are re-indexed; the file lock (``store/lock.py``) keeps one writer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from ..errors import SleuthError
+from ..mcp.workspace import FIRST_ANSWER_WAIT, Workspace
+
+log = logging.getLogger("sleuth.server")
+
+#: Seconds between two stat checks for changed files when no watcher runs.
+REFRESH_INTERVAL = 1.0
+#: Answers kept per repository.
+RESULT_CACHE_SIZE = 1024
+#: Niceness of the thread that runs index runs asked for over HTTP.
+WRITER_NICE = 10
+
+
+class UnknownRepository(SleuthError):
+    """A request named a repository this daemon does not serve."""
+
+
+class ResultCache:
+    """LRU of answers, each stored with the index stamp it was computed at.
+
+    The stamp (generation, vectors file, lexical commit) changes whenever anything a
+    search reads changes: an index run, new vectors, a tantivy commit. An entry of an
+    older stamp is never served.
+    """
+
+    def __init__(self, size: int = RESULT_CACHE_SIZE) -> None:
+        self.size = size
+        self._items: OrderedDict[Hashable, tuple[Hashable, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get_or_compute(self, key: Hashable, stamp: Hashable, compute: Callable[[], Any]) -> Any:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None and found[0] == stamp:
+                self._items.move_to_end(key)
+                self.hits += 1
+                return found[1]
+            self.misses += 1
+        value = compute()
+        with self._lock:
+            self._items[key] = (stamp, value)
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return value
+
+    def peek(self, key: Hashable, stamp: Hashable) -> Any:
+        with self._lock:
+            found = self._items.get(key)
+            if found is None or found[0] != stamp:
+                return None
+            self._items.move_to_end(key)
+            self.hits += 1
+            return found[1]
+
+    def stats(self) -> dict[str, int]:
+        return {"entries": len(self._items), "hits": self.hits, "misses": self.misses}
+
+
+class ServedRepository(Workspace):
+    """A workspace that a daemon serves: cached answers, optional watcher, writer apart."""
+
+    def __init__(self, root: Path, embed: str = "background", watch: bool = True) -> None:
+        super().__init__(root, embed)
+        self.name = root.name
+        self.watch = watch
+        self.watcher: Any = None
+        self.watch_note = ""
+        self.results = ResultCache()
+        #: Index runs asked for over HTTP run here, one at a time, at a lower priority.
+        self.writes = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="sleuth-write", initializer=_lower_priority
+        )
+        self._last_check = 0.0
+        self._state: tuple[Hashable, dict[str, Any]] | None = None
+
+    # -- freshness ------------------------------------------------------------------------
+    @property
+    def watching(self) -> bool:
+        """A watcher follows the files now (one that ended on its own does not)."""
+        if self.watcher is None:
+            return False
+        if self.watcher.running:
+            return True
+        self.watch_note = f"the watcher stopped: {self.watcher.error or 'unknown reason'}"
+        return False
+
+    def start_watching(self) -> None:
+        """Follow the repository's files, so answers need no stat check of their own.
+
+        The one place a watcher starts; without the watcher module the daemon checks
+        for changed files itself (at most once per REFRESH_INTERVAL).
+        """
+        if not self.watch or self.watcher is not None:
+            return
+        try:
+            from ..live.watcher import Watcher
+        except ImportError:
+            self.watch_note = "no watcher available: changed files are found by a stat check"
+            return
+        try:
+            watcher = Watcher(self.index, embed=self.embed)
+            watcher.start()
+        except Exception as exc:  # a watcher that cannot start leaves the stat check
+            self.watch_note = f"watcher failed to start: {exc}"
+            log.warning("%s: %s", self.root, self.watch_note)
+            return
+        self.watcher = watcher
+
+    def stop_watching(self) -> None:
+        if self.watcher is not None:
+            stop = getattr(self.watcher, "stop", None)
+            if callable(stop):
+                stop()
+            self.watcher = None
+
+    def prepare(self, wait: float = FIRST_ANSWER_WAIT, refresh: bool = True) -> dict[str, Any]:
+        """The index state for a reply; re-index changed files first when asked and due.
+
+        A watcher keeps the index fresh by itself; without one, a stat check runs at
+        most once per REFRESH_INTERVAL, so a stream of queries does not stat the
+        repository for each of them.
+        """
+        now = time.monotonic()
+        if refresh and not self.watching and now - self._last_check >= REFRESH_INTERVAL:
+            self._last_check = now
+            return super().prepare(wait)
+        self.start()
+        if self.building:
+            return super().prepare(wait)
+        stamp = self.stamp()
+        if self._state is None or self._state[0] != stamp:
+            self._state = (stamp, self.index.index_state())
+        return dict(self._state[1])
+
+    # -- caching ----------------------------------------------------------------------------
+    def stamp(self) -> tuple[int, int, int]:
+        """Changes whenever a search could answer differently (see ResultCache)."""
+        layout = self.index.layout
+        return (
+            self.index.generation(),
+            _mtime(layout.vectors),
+            _mtime(layout.lexical / "meta.json"),
+        )
+
+    def cached(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        return self.results.get_or_compute(key, self.stamp(), compute)
+
+    def peek(self, key: Hashable, refresh: bool) -> Any:
+        """A cached answer, without waiting: None when the lock is taken, a refresh is
+        due, the first build runs, or nothing is cached at the current stamp."""
+        if not self.lock.acquire(blocking=False):
+            return None
+        try:
+            due = time.monotonic() - self._last_check >= REFRESH_INTERVAL
+            if (refresh and not self.watching and due) or self._index is None or self.building:
+                return None
+            return self.results.peek(key, self.stamp())
+        finally:
+            self.lock.release()
+
+    # -- writing ----------------------------------------------------------------------------
+    def writer(self) -> Any:
+        """A separate Index for an index run, so readers keep their own stores."""
+        from ..api import Index
+
+        return Index(self.root, model_id=self.index.model_id)
+
+    def close(self) -> None:
+        self.stop_watching()
+        self.writes.shutdown(wait=True, cancel_futures=True)
+        with self.lock:
+            if self._index is not None:
+                self._index.close()
+
+
+class Registry:
+    """The served repositories, in the order given; the first is the default."""
+
+    def __init__(self, repositories: list[ServedRepository]) -> None:
+        if not repositories:
+            raise SleuthError("nothing to serve: give at least one repository")
+        self.repositories = repositories
+        self.started = time.time()
+
+    def get(self, name: str | None) -> ServedRepository:
+        """The repository named by its root path, a folder inside it, or its folder name."""
+        if name is None or not name.strip():
+            return self.repositories[0]
+        for repo in self.repositories:
+            if name in (str(repo.root), repo.name):
+                return repo
+        candidate = Path(name).expanduser()
+        if candidate.is_absolute():
+            resolved = candidate.resolve()
+            for repo in self.repositories:
+                if resolved == repo.root or resolved.is_relative_to(repo.root):
+                    return repo
+        served = ", ".join(str(r.root) for r in self.repositories)
+        raise UnknownRepository(f"unknown repository {name!r}: this daemon serves {served}")
+
+    def start(self) -> None:
+        for repo in self.repositories:
+            repo.start()
+            repo.start_watching()
+
+    def close(self) -> None:
+        for repo in self.repositories:
+            repo.close()
+
+
+def _lower_priority() -> None:
+    """Nice the calling thread (Linux: per thread; its index workers inherit it), so
+    searches get the CPU first while an index run goes on; best effort elsewhere."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WRITER_NICE)
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return -1
