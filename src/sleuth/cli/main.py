@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -16,8 +15,9 @@ from .. import config
 from ..api import Index, check_query
 from ..benchmark import DEFAULT_CACHE
 from ..benchmark import run as run_benchmark
-from ..errors import IndexBusy, SleuthError
+from ..errors import IndexBusy
 from .check_output import print_check
+from .guard import run_guarded
 from .history_output import history_response_of, print_commits
 from .mcp_command import run as run_mcp
 from .output import print_results
@@ -437,27 +437,7 @@ def graph(
 
 def run() -> None:
     """Console entry point: one clear line and a non-zero exit instead of tracebacks."""
-    try:
-        app()
-    except SleuthError as exc:
-        err.print(f"[bold red]error:[/] {exc}")
-        sys.exit(1)
-    except KeyboardInterrupt:
-        err.print("interrupted: finished batches are kept; run the command again to resume")
-        sys.exit(130)
-    except BrokenPipeError:
-        sys.exit(0)
-    except OSError as exc:
-        err.print(f"[bold red]error:[/] {exc.strerror or exc}: {exc.filename or ''}")
-        sys.exit(1)
-    except Exception as exc:  # the last line of defence: one line, never a traceback
-        if os.environ.get("SLEUTH_DEBUG"):
-            raise
-        err.print(
-            f"[bold red]error:[/] unexpected {type(exc).__name__}: {exc} "
-            "(set SLEUTH_DEBUG=1 for details)"
-        )
-        sys.exit(1)
+    run_guarded(app)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@ directly (cli/__init__.py), and the library is imported only to work in-process.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Callable
 from enum import StrEnum
@@ -195,28 +194,8 @@ def search_here(
 
 def run(args: list[str]) -> None:
     """`sleuth search ARGS` without importing the rest of the CLI: one line on errors."""
-    from ..errors import SleuthError
+    from .guard import run_guarded
 
     app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
     app.command()(search)
-    try:
-        app(args, prog_name="sleuth search")
-    except SleuthError as exc:
-        err.print(f"[bold red]error:[/] {exc}")
-        sys.exit(1)
-    except KeyboardInterrupt:
-        err.print("interrupted: finished batches are kept; run the command again to resume")
-        sys.exit(130)
-    except BrokenPipeError:
-        sys.exit(0)
-    except OSError as exc:
-        err.print(f"[bold red]error:[/] {exc.strerror or exc}: {exc.filename or ''}")
-        sys.exit(1)
-    except Exception as exc:
-        if os.environ.get("SLEUTH_DEBUG"):
-            raise
-        err.print(
-            f"[bold red]error:[/] unexpected {type(exc).__name__}: {exc} "
-            "(set SLEUTH_DEBUG=1 for details)"
-        )
-        sys.exit(1)
+    run_guarded(lambda: app(args, prog_name="sleuth search"))
