@@ -45,8 +45,11 @@ def serve(
     as_json: Annotated[bool, typer.Option("--json", help="--status as JSON.")] = False,
     log_level: Annotated[str, typer.Option(help="debug logs every request.")] = "info",
 ) -> None:
-    """Serve search over HTTP with the indexes hot in memory (a Unix socket in .sleuth/
-    by default). CLI commands and `sleuth mcp` use a running daemon by themselves."""
+    """Serve search over HTTP with the indexes hot in memory (Unix socket by default).
+
+    The socket is .sleuth/daemon.sock; --host/--port listen on TCP with a bearer token.
+    CLI commands and `sleuth mcp` use a running daemon by themselves.
+    """
     from ..discover import find_root
     from ..errors import SleuthError
     from ..server import daemon
