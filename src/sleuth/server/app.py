@@ -99,21 +99,27 @@ def create_app(
             state = repo.prepare(refresh=refresh)
             return repo.cached(key, lambda: _json({**work(), "index": state}))
 
-    @app.post("/search", summary="Search code (the `sleuth search --json` schema)")
-    async def search(request: SearchRequest) -> Response:
+    async def serve_query(
+        name: str,
+        request: SearchRequest | SymbolsRequest | RelatedRequest,
+        refresh: bool,
+        call: Callable[..., dict[str, Any]],
+    ) -> Response:
+        """A cached read whose options are the request's fields (``type`` as the
+        library's ``category``), keyed by the endpoint and those options."""
         repo = registry.get(request.repo)
         options = request.model_dump(exclude={"repo", "refresh"})
         options["category"] = options.pop("type")
-        key = ("search", tuple(sorted(options.items())))
-        return await serve_read(repo, key, request.refresh, lambda: service.search(repo, **options))
+        key = (name, tuple(sorted(options.items())))
+        return await serve_read(repo, key, refresh, lambda: call(repo, **options))
+
+    @app.post("/search", summary="Search code (the `sleuth search --json` schema)")
+    async def search(request: SearchRequest) -> Response:
+        return await serve_query("search", request, request.refresh, service.search)
 
     @app.post("/symbols", summary="Where a symbol is defined")
     async def symbols(request: SymbolsRequest) -> Response:
-        repo = registry.get(request.repo)
-        options = request.model_dump(exclude={"repo"})
-        options["category"] = options.pop("type")
-        key = ("symbols", tuple(sorted(options.items())))
-        return await serve_read(repo, key, True, lambda: service.find_symbol(repo, **options))
+        return await serve_query("symbols", request, True, service.find_symbol)
 
     @app.post("/expand", summary="The code behind handles or path:start-end, as on disk now")
     def expand(request: ExpandRequest) -> dict[str, Any]:
@@ -131,11 +137,7 @@ def create_app(
 
     @app.post("/related", summary="Code similar to a handle or path:line")
     async def related(request: RelatedRequest) -> Response:
-        repo = registry.get(request.repo)
-        options = request.model_dump(exclude={"repo"})
-        options["category"] = options.pop("type")
-        key = ("related", tuple(sorted(options.items())))
-        return await serve_read(repo, key, True, lambda: service.related(repo, **options))
+        return await serve_query("related", request, True, service.related)
 
     @app.post("/history", summary="Search the git history (the `sleuth history --json` schema)")
     def history(request: HistoryRequest) -> dict[str, Any]:
