@@ -20,9 +20,8 @@ from .check_output import print_check
 from .guard import run_guarded
 from .history_output import history_response_of, print_commits
 from .mcp_command import run as run_mcp
-from .output import print_results
 from .progress import ProgressBars
-from .search_command import Category, Mode, response_of
+from .search_command import Category, Mode, print_response, response_of
 from .search_command import ask as ask_daemon_at
 from .search_command import search as search_command
 from .serve_command import serve as serve_command
@@ -280,15 +279,8 @@ def related(
         _fail(f"no index for {index.root}: run `sleuth index` first")
     if answer is None:
         response = index.related(target, k, category=type_.value if type_ else None)
-    if as_json:
-        out.print_json(json.dumps(response.to_dict()))
-        return
-    for notice in response.notices:
-        err.print(f"[yellow]note:[/] {notice}")
-    if not response.results:
-        err.print(f"nothing related to {target}: {response.reason or 'no match'}")
-        raise typer.Exit(1)
-    print_results(out, response)
+    empty = f"nothing related to {target}: {response.reason or 'no match'}"
+    print_response(response, [], as_json, empty)
 
 
 @app.command()
@@ -363,15 +355,8 @@ def history(
             query, k, mode=mode.value, author=author, since=since, until=until, path=glob, diff=diff
         )
     response.notices = notices + response.notices
-    if as_json:
-        out.print_json(json.dumps(response.to_dict()))
-        return
-    for notice in response.notices:
-        err.print(f"[yellow]note:[/] {notice}")
-    if not response.results:
-        err.print(f"no commits for {query!r}: {response.reason or 'nothing matched'}")
-        raise typer.Exit(1)
-    print_commits(out, response)
+    empty = f"no commits for {query!r}: {response.reason or 'nothing matched'}"
+    print_response(response, [], as_json, empty, print_commits)
 
 
 class GraphType(StrEnum):

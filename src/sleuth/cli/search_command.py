@@ -18,6 +18,7 @@ import typer
 from rich.console import Console
 
 if TYPE_CHECKING:
+    from ..history.results import HistoryResponse
     from ..results import SearchResponse
 
 out = Console(highlight=False, soft_wrap=True)
@@ -78,7 +79,8 @@ def search(
     else:
         response, notices, later = search_here(path, options, refresh, as_json)
     try:
-        print_response(response, notices, query, as_json)
+        empty = f"no results for {query!r}: {response.reason or 'nothing matched'}"
+        print_response(response, notices, as_json, empty)
     finally:
         if later is not None:
             sys.stdout.flush()
@@ -87,18 +89,26 @@ def search(
             later()
 
 
-def print_response(response: SearchResponse, notices: list[str], query: str, as_json: bool) -> None:
+def print_response(
+    response: SearchResponse | HistoryResponse,
+    notices: list[str],
+    as_json: bool,
+    empty: str,
+    printer: Callable[[Console, Any], None] | None = None,
+) -> None:
+    """JSON on stdout; else notes on stderr, then the results (``printer``, code results
+    by default), or the ``empty`` line and exit code 1 when there are none."""
     if as_json:
         out.print_json(json.dumps(response.to_dict()))
         return
-    from .output import print_results
-
     for notice in notices + response.notices:
         err.print(f"[yellow]note:[/] {notice}")
     if not response.results:
-        err.print(f"no results for {query!r}: {response.reason or 'nothing matched'}")
+        err.print(empty)
         raise typer.Exit(1)
-    print_results(out, response)
+    if printer is None:
+        from .output import print_results as printer
+    printer(out, response)
 
 
 def ask_daemon(path: Path, options: dict[str, Any], refresh: bool) -> dict[str, Any] | None:
