@@ -85,10 +85,11 @@ class GitRepo:
     def _command(self, *args: str) -> list[str]:
         return ["git", "-c", "core.quotePath=off", "-C", str(self.root), *args]
 
-    def run(self, *args: str, check: bool = True) -> str:
+    def run(self, *args: str, check: bool = True, stdin: str | None = None) -> str:
         try:
             proc = subprocess.run(
                 self._command(*args),
+                input=stdin,
                 capture_output=True,
                 text=True,
                 encoding="utf-8",
@@ -194,29 +195,20 @@ class GitRepo:
         """Files each merge commit changed against its first parent (no patch: cheap)."""
         if not shas:
             return {}
-        try:
-            proc = subprocess.run(
-                self._command(
-                    "log",
-                    "--no-walk=unsorted",
-                    "--stdin",
-                    "--raw",
-                    "-M",
-                    "--diff-merges=first-parent",
-                    f"--format={_START}%H",
-                ),
-                input="\n".join(shas) + "\n",
-                capture_output=True,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                env=_git_env(),
-            )
-        except FileNotFoundError as exc:
-            raise GitError("git is not installed: history search needs the git command") from exc
+        stdout = self.run(
+            "log",
+            "--no-walk=unsorted",
+            "--stdin",
+            "--raw",
+            "-M",
+            "--diff-merges=first-parent",
+            f"--format={_START}%H",
+            check=False,
+            stdin="\n".join(shas) + "\n",
+        )
         out: dict[str, list[FileChange]] = {}
         files: list[FileChange] = []
-        for line in proc.stdout.split("\n"):  # not splitlines(): it splits at \x1e too
+        for line in stdout.split("\n"):  # not splitlines(): it splits at \x1e too
             if line.startswith(_START):
                 files = out.setdefault(line[1:].strip(), [])
             elif line.startswith(":"):
