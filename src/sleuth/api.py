@@ -13,8 +13,6 @@ import difflib
 import os
 import re
 import shutil
-import subprocess
-import sys
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -40,6 +38,7 @@ from .search.classify import QueryPlan, classify
 from .search.engine import search as run_search
 from .search.filters import Filters, category_of
 from .search.query_syntax import CATEGORIES, ParsedQuery, parse_query
+from .spawn import spawn_detached
 from .store.layout import Layout
 from .store.lexical import LexicalStore
 from .store.lock import FileLock
@@ -392,15 +391,9 @@ class Index:
             return False
         self.layout.create()
         try:
-            with open(self.layout.embed_log, "ab") as log:
-                subprocess.Popen(
-                    [sys.executable, "-m", "sleuth.background", str(self.root), self.model_id],
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=log,
-                    start_new_session=True,
-                    close_fds=True,
-                )
+            spawn_detached(
+                "sleuth.background", [str(self.root), self.model_id], self.layout.embed_log
+            )
         except OSError as exc:
             self.notices.append(
                 f"could not start the background embedder ({exc.strerror}); "

@@ -11,8 +11,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -29,6 +27,7 @@ from ..errors import SleuthError
 from ..indexer import Progress, _quiet
 from ..search.classify import classify
 from ..search.filters import Filters
+from ..spawn import spawn_detached
 from ..store.layout import Layout
 from ..store.lexical import LexicalStore
 from ..store.lock import FileLock
@@ -343,17 +342,10 @@ class HistoryIndex:
         if self.background_embedder_pid():
             return False
         self.index_layout.create()
-        model = self.model_id
         try:
-            with open(self.layout.embed_log, "ab") as log:
-                subprocess.Popen(
-                    [sys.executable, "-m", "sleuth.history.background", str(self.root), model],
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=log,
-                    start_new_session=True,
-                    close_fds=True,
-                )
+            spawn_detached(
+                "sleuth.history.background", [str(self.root), self.model_id], self.layout.embed_log
+            )
         except OSError as exc:
             self.notices.append(f"could not start the background embedder ({exc.strerror})")
             return False
