@@ -6,7 +6,6 @@ without touching the code index, and the code index's schema stays as it is.
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import zlib
 from collections.abc import Iterable, Iterator
@@ -15,8 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import IndexCorrupt
-from ..store.meta import _Transaction
+from ..store.meta import _Transaction, open_database
 from .gitlog import CommitRecord, FileChange
 
 SCHEMA = """
@@ -99,17 +97,7 @@ class HistoryStore:
         self.path = path
         #: Serialises transactions of threads sharing this connection (as MetaStore.lock).
         self.lock = threading.RLock()
-        try:
-            self.db = sqlite3.connect(
-                path, timeout=30.0, isolation_level=None, check_same_thread=False
-            )
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.execute("PRAGMA busy_timeout=30000")
-            self.db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise IndexCorrupt(f"{path.name}: {exc}") from exc
+        self.db = open_database(path, SCHEMA)
 
     def close(self) -> None:
         self.db.close()

@@ -100,17 +100,7 @@ class MetaStore:
         #: Held for every transaction on this connection, read views included: threads
         #: sharing one MetaStore take turns instead of nesting BEGINs.
         self.lock = threading.RLock()
-        try:
-            self.db = sqlite3.connect(
-                path, timeout=30.0, isolation_level=None, check_same_thread=False
-            )
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.execute("PRAGMA busy_timeout=30000")
-            self.db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise IndexCorrupt(f"{path.name}: {exc}") from exc
+        self.db = open_database(path, SCHEMA)
 
     def close(self) -> None:
         self.db.close()
@@ -376,6 +366,21 @@ class DefinitionRow:
     start_line: int
     end_line: int
     signature: str
+
+
+def open_database(path: Path, schema: str) -> sqlite3.Connection:
+    """A WAL-mode connection with ``schema`` applied, shareable between threads (callers
+    serialise transactions with a lock); IndexCorrupt when the file is damaged."""
+    try:
+        db = sqlite3.connect(path, timeout=30.0, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA foreign_keys=ON")
+        db.execute("PRAGMA busy_timeout=30000")
+        db.executescript(schema)
+    except sqlite3.DatabaseError as exc:
+        raise IndexCorrupt(f"{path.name}: {exc}") from exc
+    return db
 
 
 class _Transaction:
