@@ -42,6 +42,21 @@ def run_cli(
     )
 
 
+#: The documented `sleuth search --json` schema (README): keys of the reply and of a result.
+SEARCH_KEYS = {"query", "mode", "query_class", "embedded_fraction", "reason", "notices", "results"}
+RESULT_KEYS = {
+    "path",
+    "start_line",
+    "end_line",
+    "symbol",
+    "kind",
+    "language",
+    "score",
+    "preview",
+    "parent",
+    "signature",
+}
+
 SAMPLE_REPO: dict[str, str] = {
     "src/uploads/retry.py": '''"""Upload retries."""
 import time

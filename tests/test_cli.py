@@ -13,20 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import run_cli, write_tree
-
-RESULT_KEYS = {
-    "path",
-    "start_line",
-    "end_line",
-    "symbol",
-    "kind",
-    "language",
-    "score",
-    "preview",
-    "parent",
-    "signature",
-}
+from .conftest import RESULT_KEYS, SEARCH_KEYS, run_cli, write_tree
 
 
 def _no_traceback(proc) -> None:
@@ -37,15 +24,7 @@ def test_first_search_indexes_and_answers_with_json_schema(sample_repo: Path) ->
     proc = run_cli("search", "--json", "-k", "3", "retry failed upload", str(sample_repo))
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    assert set(data) == {
-        "query",
-        "mode",
-        "query_class",
-        "embedded_fraction",
-        "reason",
-        "notices",
-        "results",
-    }
+    assert set(data) == SEARCH_KEYS
     assert data["mode"] in ("hybrid", "lexical")
     assert 1 <= len(data["results"]) <= 3
     assert set(data["results"][0]) == RESULT_KEYS

@@ -16,23 +16,9 @@ import pytest
 
 from sleuth import Index
 
-from .conftest import SAMPLE_REPO, git_init, write_tree
+from .conftest import RESULT_KEYS, SAMPLE_REPO, SEARCH_KEYS, git_init, write_tree
 from .daemon_helpers import free_port, running_daemon, sleuth
 from .gitrepo import commit
-
-CLI_SCHEMA = {"query", "mode", "query_class", "embedded_fraction", "reason", "notices", "results"}
-RESULT_KEYS = {
-    "path",
-    "start_line",
-    "end_line",
-    "symbol",
-    "kind",
-    "language",
-    "score",
-    "preview",
-    "parent",
-    "signature",
-}
 
 
 @pytest.fixture
@@ -66,7 +52,7 @@ def test_unix_socket_endpoints(history_repo: Path) -> None:
             found = http.post(
                 "/search", json={"query": "where are failed uploads retried", "handles": True}
             ).json()
-            assert set(found) >= CLI_SCHEMA and set(found["results"][0]) == RESULT_KEYS
+            assert set(found) >= SEARCH_KEYS and set(found["results"][0]) == RESULT_KEYS
             assert found["results"][0]["path"] == "src/uploads/retry.py"
             assert found["mode"] == "hybrid" and found["index"]["state"] == "complete"
             top = found["hits"][0]
