@@ -34,9 +34,15 @@ def test_graph_search_agrees_with_exact_search(tmp_path: Path, small_threshold: 
     assert graph_path(path).exists()
     store = VectorStore(path)
     store.load()
-    for query in _unit(20, 3):
+    queries = _unit(50, 3)
+    found_first = found_in_top = 0
+    for query in queries:
         expected = int(keys[np.argmax(vectors @ query)])
-        assert store.search(query, 10)[0][0] == expected
+        hits = [key for key, _ in store.search(query, 10)]
+        found_first += hits[0] == expected
+        found_in_top += expected in hits
+    # an approximate graph may miss a neighbour now and then, never often
+    assert found_in_top >= 48 and found_first >= 47
 
 
 def test_vectors_added_after_the_graph_are_found_and_removed_ones_are_not(

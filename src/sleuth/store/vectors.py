@@ -80,6 +80,7 @@ class VectorStore:
             return  # unreadable graph: exact search stays correct
         if graph is None:
             return
+        graph.expansion_search = config.HNSW_EXPANSION_SEARCH
         in_graph = np.isin(self.keys, np.asarray(graph.keys, dtype=np.int64))
         self._graph, self._delta = graph, np.flatnonzero(~in_graph)
 
