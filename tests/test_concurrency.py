@@ -201,3 +201,19 @@ def test_two_writer_processes_take_turns_and_the_index_stays_whole(tmp_path: Pat
     assert index.status()["chunks"] == 300
     assert LexicalStore(index.layout.lexical).num_docs() == 300
     assert run_cli("status", "--check", str(root)).returncode == 0
+
+
+def test_a_folder_and_a_file_inside_it_in_one_batch_write_the_file_once(tmp_path: Path) -> None:
+    """A watcher batch may name a new folder and the files in it: each file once."""
+    root = tmp_path / "repo"
+    write_tree(root, {"app.py": "def main():\n    pass\n"})
+    index = Index(root)
+    index.index(embed="none")
+    write_tree(root, {f"pkg/unit_{i}.py": f"def unit_{i}():\n    return {i}\n" for i in range(5)})
+    named = [root / "pkg", root / "pkg/unit_0.py", root / "pkg/unit_3.py"]
+    for _ in range(2):  # the second pass re-reads the same files: still one copy each
+        index.update_paths(named, embed="none")
+    assert index.status()["chunks"] == 6
+    hits = index.search("unit_3", k=10, mode="lexical").results
+    assert [r.path for r in hits].count("pkg/unit_3.py") == 1
+    index.close()

@@ -448,7 +448,10 @@ class PathRules:
         found: list[FoundFile] = []
         skipped: list[Skipped] = []
         scopes: list[str] = []
+        walked: list[str] = []  # folders walked whole: paths under them are in already
         for rel in sorted(set(rels)):
+            if any(rel.startswith(folder + "/") for folder in walked):
+                continue  # a file listed twice would be written twice
             path = self.root / rel
             try:
                 is_dir = path.is_dir() and not path.is_symlink()
@@ -458,6 +461,7 @@ class PathRules:
             if self.excluded(rel, is_dir):
                 continue
             if is_dir:
+                walked.append(rel)
                 for item in _walk_dir(path, rel, _Subtree(self._rules_for(rel), rel)):
                     (skipped if isinstance(item, Skipped) else found).append(item)
                 continue
