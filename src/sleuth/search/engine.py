@@ -43,7 +43,7 @@ def search(
         # Lexical candidates with a vector get their true similarity, not a default.
         missing = [c for c in lexical_hits if c not in semantic_hits]
         semantic_hits.update(vectors.similarity(query_vector, missing))
-    rows = meta.chunks_by_id(set(lexical_hits) | set(semantic_hits))
+    rows = meta.candidate_rows(set(lexical_hits) | _live(meta, semantic_hits, lexical_hits))
     if not rows:
         response.reason = "no chunk matches the query terms"
         return response
@@ -56,7 +56,9 @@ def search(
     scored = fuse(plan, lexical_hits, semantic_hits, rows, mode)
     names = sorted(plan.symbol_names)
     apply_priors(plan, scored, meta.find_definitions(names) if names else {})
-    for item in merge_and_cut(scored, k):
+    kept = merge_and_cut(scored, k)
+    texts = meta.texts([item.row.id for item in kept])
+    for item in kept:
         row = item.row
         response.results.append(
             Result(
@@ -67,12 +69,27 @@ def search(
                 kind=row.kind,
                 language=row.language,
                 score=round(item.score, 6),
-                preview=preview(row.text, plan.terms),
+                preview=preview(texts.get(row.id, row.text), plan.terms),
                 parent=row.parent,
                 signature=row.signature,
             )
         )
     return response
+
+
+def _live(meta: MetaStore, semantic: dict[int, float], lexical: dict[int, float]) -> set[int]:
+    """The semantic candidates whose chunks exist in this snapshot.
+
+    Lexical ids come from the tantivy commit paired with the snapshot; vectors are
+    republished after an index run, so for a moment they may name chunks it deleted.
+    """
+    wanted = np.fromiter((i for i in semantic if i not in lexical), dtype=np.int64)
+    if not len(wanted):
+        return set()
+    live = meta.live_chunk_ids()
+    at = np.clip(np.searchsorted(live, wanted), 0, max(len(live) - 1, 0))
+    present = live[at] == wanted if len(live) else np.zeros(len(wanted), dtype=bool)
+    return set(wanted[present].tolist())
 
 
 def preview(text: str, terms: list[str]) -> str:

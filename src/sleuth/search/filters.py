@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from functools import lru_cache
 
 from ..languages import DOC_LANGUAGES
 
@@ -15,6 +16,7 @@ _TEST_PATH = re.compile(
 )
 
 
+@lru_cache(maxsize=65_536)
 def category_of(path: str, language: str) -> str:
     """``tests``, ``docs`` or ``code`` by path and language."""
     if _TEST_PATH.search(path):

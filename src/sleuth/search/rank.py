@@ -157,11 +157,20 @@ def apply_priors(
             factor *= PRIORS["file_name"]
         if in_folder:
             factor *= PRIORS["folder_name"]
-        if _GENERATED_PATH.search(row.path):
+        place = _place_of(row.path)
+        if place == "generated":
             factor *= PRIORS["generated"]
-        elif _AUXILIARY_PATH.search(row.path) and category == "code":
+        elif place == "auxiliary" and category == "code":
             factor *= PRIORS["auxiliary"]
         item.score *= factor
+
+
+@lru_cache(maxsize=65_536)
+def _place_of(path: str) -> str:
+    """``generated``, ``auxiliary`` (examples, benchmarks, docs folders) or ``""``."""
+    if _GENERATED_PATH.search(path):
+        return "generated"
+    return "auxiliary" if _AUXILIARY_PATH.search(path) else ""
 
 
 _TEST_MARKERS = frozenset({"test", "tests", "spec", "specs", "testing"})

@@ -16,6 +16,9 @@ from ..errors import IndexCorrupt
 if TYPE_CHECKING:
     from ..prepare import ChunkValues, DefinitionValues
 
+#: Ranking rows kept in memory per open index (about 300 bytes each).
+ROW_CACHE_SIZE = 200_000
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (
@@ -101,6 +104,11 @@ class MetaStore:
         #: sharing one MetaStore take turns instead of nesting BEGINs.
         self.lock = threading.RLock()
         self.db = open_database(path, SCHEMA)
+        #: Ranking rows by chunk id, kept between searches: a chunk id is never reused and
+        #: its row never changes (an edited file gets new chunks), so no entry goes stale.
+        self._rows: dict[int, ChunkRow] = {}
+        #: (lexical commit mark, sorted ids of the chunks at that mark).
+        self._live: tuple[str, np.ndarray] | None = None
 
     def close(self) -> None:
         self.db.close()
@@ -234,6 +242,53 @@ class MetaStore:
             )
             out.update((r[0], ChunkRow(*r)) for r in rows)
         return out
+
+    def candidate_rows(self, ids: Iterable[int]) -> dict[int, ChunkRow]:
+        """Rows of these chunks for ranking, from memory where it can.
+
+        Text is kept only for ``block`` chunks (the imports prior reads it); the texts of
+        the few chunks shown come from ``texts``. Every id asked for must exist in the
+        caller's snapshot (``live_chunk_ids`` tells): a kept row outlives its chunk.
+        """
+        out: dict[int, ChunkRow] = {}
+        missing: list[int] = []
+        for chunk_id in ids:
+            row = self._rows.get(chunk_id)
+            if row is None:
+                missing.append(chunk_id)
+            else:
+                out[chunk_id] = row
+        columns = self._CHUNK_COLUMNS.replace(
+            "c.text", "CASE WHEN c.kind='block' THEN c.text ELSE '' END"
+        )
+        for begin in range(0, len(missing), 900):
+            part = missing[begin : begin + 900]
+            marks = ",".join("?" * len(part))
+            rows = self.db.execute(
+                f"SELECT {columns} FROM chunks c JOIN files f ON f.id=c.file_id"
+                f" WHERE c.id IN ({marks})",
+                part,
+            )
+            out.update((r[0], ChunkRow(*r)) for r in rows)
+        if len(self._rows) + len(missing) > ROW_CACHE_SIZE:
+            self._rows.clear()  # rare (huge repositories): refilled by the next searches
+        self._rows.update((i, out[i]) for i in missing if i in out)
+        return out
+
+    def texts(self, ids: Iterable[int]) -> dict[int, str]:
+        ids = list(ids)
+        marks = ",".join("?" * len(ids))
+        rows = self.db.execute(f"SELECT id, text FROM chunks WHERE id IN ({marks})", ids)
+        return dict(rows.fetchall())
+
+    def live_chunk_ids(self) -> np.ndarray:
+        """Sorted ids of the chunks in the current snapshot (read once per commit)."""
+        mark = self.get("lexical_commit", "0") or "0"
+        if self._live is None or self._live[0] != mark:
+            ids = np.array([r[0] for r in self.db.execute("SELECT id FROM chunks")], np.int64)
+            ids.sort()
+            self._live = (mark, ids)
+        return self._live[1]
 
     def iter_chunks(self) -> Iterator[ChunkRow]:
         yield from (

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-from usearch.index import Index, MetricKind, search
+from usearch.index import Index
 
 from .. import config
 
@@ -119,12 +119,16 @@ class VectorStore:
             return []
         limit = min(limit, len(rows))
         # All rows (no graph): search the matrix itself; fancy indexing would copy it.
+        # Vectors are unit length: a dot product is the cosine. One BLAS product and a
+        # partial sort measured 2.5x faster than an exact usearch scan (decisions.md).
         every = len(rows) == len(self.keys)
         matrix = self.vectors if every else self.vectors[rows]
-        matches = search(matrix, query, limit, MetricKind.Cos, exact=True)
-        picked = rows[np.asarray(matches.keys, dtype=np.int64)]
-        similarity = 1.0 - np.asarray(matches.distances, dtype=np.float32)
-        return [(int(self.keys[r]), float(s)) for r, s in zip(picked, similarity, strict=True)]
+        scores = matrix @ query
+        top = np.argpartition(-scores, limit - 1)[:limit] if limit < len(scores) else None
+        top = np.arange(len(scores)) if top is None else top
+        top = top[np.argsort(-scores[top], kind="stable")]
+        keys = self.keys[rows[top]]
+        return list(zip(keys.tolist(), scores[top].astype(float).tolist(), strict=True))
 
     def similarity(self, query: np.ndarray, chunk_ids: list[int]) -> dict[int, float]:
         """Cosine similarity of the query to each given chunk that has a vector."""
