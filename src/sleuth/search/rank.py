@@ -9,6 +9,7 @@ unembedded.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -194,28 +195,44 @@ def path_words(path: str) -> tuple[frozenset[str], frozenset[str]]:
     return name, frozenset(above - name)
 
 
+@lru_cache(maxsize=262_144)
 def _same_word(a: str, b: str) -> bool:
     """Equal, or sharing a stem-like prefix: lock/lockfile, float/floating, check/checker."""
     if a == b:
         return True
     shorter = min(len(a), len(b))
-    shared = next((i for i in range(shorter) if a[i] != b[i]), shorter)
-    return shared >= 4 and shared >= 0.75 * shorter
+    need = max(4, math.ceil(0.75 * shorter))  # shared prefix of 4+ and 3/4 of the shorter
+    return need <= shorter and a[:need] == b[:need]
 
 
-@lru_cache(maxsize=262_144)
-def names_file(term: str, path: str) -> bool:
-    return any(_same_word(term, word) for word in path_words(path)[0])
+def _by_prefix(words: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """Words by their first four letters: ``_same_word`` needs four in common (or equality)."""
+    buckets: dict[str, list[str]] = {}
+    for word in words:
+        buckets.setdefault(word[:4], []).append(word)
+    return {prefix: tuple(group) for prefix, group in buckets.items()}
+
+
+@lru_cache(maxsize=65_536)
+def _path_buckets(path: str) -> tuple[frozenset[str], dict, frozenset[str], dict]:
+    name, above = path_words(path)
+    return name, _by_prefix(name), above, _by_prefix(above)
+
+
+def _matches_any(term: str, words: frozenset[str], buckets: dict) -> bool:
+    if term in words:
+        return True
+    return len(term) >= 4 and any(_same_word(term, w) for w in buckets.get(term[:4], ()))
 
 
 @lru_cache(maxsize=65_536)
 def path_matches(terms: tuple[str, ...], path: str) -> tuple[bool, bool]:
     """Whether a query term names the file, and whether another names a folder above it
     (a word already naming the file adds nothing: router/route.ex for "routes")."""
-    above = path_words(path)[1]
-    naming = [term for term in terms if names_file(term, path)]
+    name, name_buckets, above, above_buckets = _path_buckets(path)
+    naming = [term for term in terms if _matches_any(term, name, name_buckets)]
     in_folder = any(
-        _same_word(term, word) for term in terms if term not in naming for word in above
+        _matches_any(term, above, above_buckets) for term in terms if term not in naming
     )
     return bool(naming), in_folder
 
