@@ -185,15 +185,17 @@ def status(ws: Workspace) -> dict[str, Any]:
     return info
 
 
-def reindex(
-    ws: Workspace, path_glob: str | None = None, *, full: bool = False, index: Any = None
-) -> dict[str, Any]:
-    """Index changed files now (``full``: rebuild); ``index`` may be a separate writer."""
-    writer = index if index is not None else ws.index
+def reindex(ws: Workspace, path_glob: str | None = None, *, full: bool = False) -> dict[str, Any]:
+    """Index changed files now (``full``: rebuild) through the workspace's index."""
+    return run_reindex(ws.index, ws.embed, path_glob, full)
+
+
+def run_reindex(writer: Any, embed: str, path_glob: str | None, full: bool) -> dict[str, Any]:
+    """One index run on ``writer`` (an ``Index``); the reply of /reindex and the tool."""
     if full:
-        report = writer.index(full=True, embed=ws.embed, lock_timeout=5.0)
+        report = writer.index(full=True, embed=embed, lock_timeout=5.0)
     else:
-        report = writer.reindex(path_glob, embed=ws.embed)
+        report = writer.reindex(path_glob, embed=embed)
     update = report.update
     return {
         "files": update.scanned,

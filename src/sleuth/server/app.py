@@ -4,7 +4,7 @@ Endpoints mirror the MCP tools and answer with the same dicts (``sleuth.service`
 /search answers in the `sleuth search --json` schema plus ``index`` (state and
 generation). Endpoints are plain functions, so FastAPI runs them in its thread pool
 and the event loop stays free; reads of one repository take its lock in turn, and an
-index run asked for over /reindex uses its own ``Index`` so reads go on meanwhile.
+index run asked for over /reindex runs in a child process so reads go on meanwhile.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from .models import (
     SymbolsRequest,
 )
 from .registry import Registry, ServedRepository
+from .write_job import run_in_child
 
 log = logging.getLogger("sleuth.server")
 
@@ -151,11 +152,7 @@ def create_app(
         repo = registry.get(request.repo)
 
         def write() -> dict[str, Any]:
-            writer = repo.writer()
-            try:
-                return service.reindex(repo, request.path_glob, full=request.full, index=writer)
-            finally:
-                writer.close()
+            return run_in_child(repo.root, repo.embed, request.path_glob, request.full)
 
         body = await asyncio.wrap_future(repo.writes.submit(write))
         state = await run_in_threadpool(current_state, repo)

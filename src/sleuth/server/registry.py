@@ -2,15 +2,13 @@
 
 Reads go through one ``Index`` per repository under the workspace lock (SQLite
 connection, tantivy searcher and loaded vectors stay open between requests). Index
-runs asked for over HTTP use a second ``Index`` outside that lock, so searches go on
+runs asked for over HTTP run in a child process (``write_job.py``), so searches go on
 while files are re-indexed; the file lock (``store/lock.py``) keeps one writer.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import os
 import threading
 import time
 from collections import OrderedDict
@@ -28,8 +26,6 @@ log = logging.getLogger("sleuth.server")
 REFRESH_INTERVAL = 1.0
 #: Answers kept per repository.
 RESULT_CACHE_SIZE = 1024
-#: Niceness of the thread that runs index runs asked for over HTTP.
-WRITER_NICE = 10
 
 
 class UnknownRepository(SleuthError):
@@ -90,10 +86,9 @@ class ServedRepository(Workspace):
         self.watcher: Any = None
         self.watch_note = ""
         self.results = ResultCache()
-        #: Index runs asked for over HTTP run here, one at a time, at a lower priority.
-        self.writes = ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="sleuth-write", initializer=_lower_priority
-        )
+        #: Index runs asked for over HTTP wait here, one at a time, for their child
+        #: process (server/write_job.py).
+        self.writes = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sleuth-write")
         self._last_check = 0.0
         self._state: tuple[Hashable, dict[str, Any]] | None = None
 
@@ -182,13 +177,6 @@ class ServedRepository(Workspace):
         finally:
             self.lock.release()
 
-    # -- writing ----------------------------------------------------------------------------
-    def writer(self) -> Any:
-        """A separate Index for an index run, so readers keep their own stores."""
-        from ..api import Index
-
-        return Index(self.root, model_id=self.index.model_id)
-
     def close(self) -> None:
         self.stop_watching()
         self.writes.shutdown(wait=True, cancel_futures=True)
@@ -230,13 +218,6 @@ class Registry:
     def close(self) -> None:
         for repo in self.repositories:
             repo.close()
-
-
-def _lower_priority() -> None:
-    """Nice the calling thread (Linux: per thread; its index workers inherit it), so
-    searches get the CPU first while an index run goes on; best effort elsewhere."""
-    with contextlib.suppress(AttributeError, OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WRITER_NICE)
 
 
 def _mtime(path: Path) -> int:
