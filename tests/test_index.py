@@ -248,3 +248,22 @@ def test_worker_processes_store_what_one_process_stores(
         (r.path, r.start_line)
         for r in serial.search("load_config_7_11_2", k=3, mode="lexical").results
     ]
+
+
+def test_segment_files_no_commit_refers_to_are_removed_by_the_next_run(sample_repo: Path) -> None:
+    """Left-over segments (of merges or of killed runs) must not pile up run after run."""
+    index = Index(sample_repo)
+    index.index(embed="none")
+    lexical = index.layout.lexical
+    live = sorted(p for p in lexical.iterdir() if len(p.name.split(".")[0]) == 32)
+    assert live
+    orphan = "0123456789abcdef0123456789abcdef"
+    for path in live:
+        (lexical / (orphan + path.name[32:])).write_bytes(path.read_bytes())
+    edited = next(p for p in sample_repo.rglob("*.py") if ".sleuth" not in p.parts)
+    edited.write_text(edited.read_text() + "\n\ndef freshly_added_marker():\n    pass\n")
+    index.index(embed="none")
+    assert not any(p.name.startswith(orphan) for p in lexical.iterdir())
+    hits = index.search("freshly_added_marker", mode="lexical").results
+    assert hits and hits[0].path == edited.relative_to(sample_repo).as_posix()
+    index.close()

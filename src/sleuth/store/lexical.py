@@ -12,7 +12,10 @@ SQLite after a crash means tantivy holds work SQLite rolled back, and is rebuilt
 
 from __future__ import annotations
 
+import contextlib
+import json
 import shutil
+import string
 from pathlib import Path
 
 import tantivy
@@ -24,6 +27,10 @@ MARK_FILE_ID = -1
 
 #: Field weights: a symbol-name hit says more than a body hit; a path word a bit more.
 FIELD_BOOSTS = {"body": 1.0, "symbol": 3.0, "path": 1.5}
+
+
+def _is_hex(text: str) -> bool:
+    return all(c in string.hexdigits for c in text)
 
 
 def _schema() -> tantivy.Schema:
@@ -56,7 +63,34 @@ class LexicalStore:
     def writer(self) -> tantivy.IndexWriter:
         if self._writer is None:
             self._writer = self.index.writer(heap_size=64_000_000, num_threads=1)
+            self.remove_orphans()
         return self._writer
+
+    def remove_orphans(self) -> int:
+        """Delete segment files no commit refers to; returns how many.
+
+        A process that ends right after its commit leaves the segments its merges
+        replaced (and an index run killed mid-way, the segments it was writing) on disk,
+        forgotten by tantivy's own clean-up: every index run of a live index would leave
+        a copy behind. Called by the one writer (the file lock) when its tantivy writer
+        opens, before it writes anything: the segments of the current commit, which
+        readers may be opening, are kept; older ones stay readable by readers that have
+        them open (POSIX keeps an unlinked file's data while it is mapped).
+        """
+        try:
+            meta = json.loads((self.directory / "meta.json").read_text())
+            live = {s["segment_id"].replace("-", "") for s in meta.get("segments", [])}
+        except (OSError, ValueError, KeyError, AttributeError):
+            return 0  # no readable commit: nothing can be told apart safely
+        removed = 0
+        for entry in self.directory.iterdir():
+            segment = entry.name.split(".", 1)[0]
+            if len(segment) != 32 or segment in live or not _is_hex(segment):
+                continue
+            with contextlib.suppress(OSError):
+                entry.unlink()
+                removed += 1
+        return removed
 
     def add(self, chunk_id: int, file_id: int, fields: LexicalFields) -> None:
         self.writer.add_document(
