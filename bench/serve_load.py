@@ -101,7 +101,7 @@ def request_pool(root: Path, size: int, seed: int) -> list[tuple[str, dict[str, 
     for i, name in enumerate(names):
         roll = i % 10
         if roll < 2:
-            pool.append(("/symbols", {"name": name, "k": 10}))
+            pool.append(("/symbols", {"name": name, "k": 10, "refresh": False}))
             continue
         query = name if roll < 5 else rng.choice(PHRASES)
         if roll == 9:
@@ -220,9 +220,11 @@ def load(
     reindex: str,
     root: Path,
     via: str = "http",
+    rate: float = 0.0,
 ) -> dict[str, Any]:
     headers = {"Authorization": f"Bearer {token}"}
-    deadline = time.monotonic() + seconds
+    began_at = time.monotonic()
+    deadline = began_at + seconds
     latencies: list[float] = []
     errors: list[str] = []
     empty = 0
@@ -236,10 +238,21 @@ def load(
         mine: list[float] = []
         my_errors: list[str] = []
         my_empty = 0
+        sent = 0
         with httpx.Client(base_url=address, headers=headers, timeout=30) as http:
             while time.monotonic() < deadline:
                 endpoint, body = unique_request(rng, names) if unique else rng.choice(pool)
                 start = time.perf_counter()
+                if rate:  # open loop: this client's share of a fixed schedule
+                    due = began_at + (seed + sent * clients) / rate
+                    sent += 1
+                    if due >= deadline:
+                        break
+                    wait = due - time.monotonic()
+                    if wait > 0:
+                        time.sleep(wait)
+                    # latency from the scheduled moment: a late send counts as waiting
+                    start = time.perf_counter() - max(0.0, time.monotonic() - due)
                 try:
                     reply = http.post(endpoint, json=body)
                     took = time.perf_counter() - start
@@ -322,6 +335,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--pool", type=int, default=300, help="Distinct requests in the mix.")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        help="Open loop: send this many requests per second on a fixed schedule (latency "
+        "counted from the scheduled moment); 0: each client sends as fast as it can.",
+    )
     parser.add_argument("--no-unique", action="store_true", help="Skip the all-new-query phase.")
     parser.add_argument("--reindex", choices=["edit", "full", "none"], default="edit")
     parser.add_argument(
@@ -363,6 +383,7 @@ def main() -> None:
             args.reindex,
             root,
             args.reindex_via,
+            args.rate,
         )
         print(f"mixed load with re-index runs: {json.dumps(mixed)}", flush=True)
         unique = None
@@ -378,6 +399,7 @@ def main() -> None:
                 args.reindex,
                 root,
                 args.reindex_via,
+                args.rate,
             )
             print(f"all-new queries with re-index runs: {json.dumps(unique)}", flush=True)
     finally:
@@ -396,6 +418,7 @@ def main() -> None:
         "load_average_end": [round(x, 2) for x in os.getloadavg()],
         "repository": {"repos": args.repos.split(","), "files": files, "chunks": chunks},
         "clients": args.clients,
+        "rate": args.rate or "closed loop",
         "in_process": baseline,
         "http_sequential": sequential,
         "cli_process": cli,

@@ -255,3 +255,23 @@ def test_one_far_off_candidate_does_not_reorder_the_others() -> None:
 
     assert order({}) == [1, 0]
     assert order({99: -0.25}) == [1, 0]
+
+
+def test_a_narrow_filter_finds_matches_beyond_the_usual_candidates(tmp_path: Path) -> None:
+    """A path filter that few candidates pass widens the search instead of missing them."""
+    files = {
+        f"lib/mod_{i}.py": f"def billing_{i}():\n    return 'invoice invoice invoice {i}'\n"
+        for i in range(260)
+    }
+    files["special/deep.py"] = "def rarely_used():\n    # one invoice mention\n    return 1\n"
+    root = tmp_path / "repo"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    index = Index(root)
+    index.index(embed="none")
+    unfiltered = index.search("invoice", k=250, mode="lexical").results
+    assert "special/deep.py" not in {r.path for r in unfiltered}  # beyond the usual pool
+    hits = index.search("invoice", mode="lexical", path="special/**").results
+    assert [r.path for r in hits] == ["special/deep.py"]
+    index.close()

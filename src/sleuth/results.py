@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 
 
 @dataclass(slots=True)
@@ -19,7 +19,11 @@ class Result:
     signature: str = ""
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        # by hand: dataclasses.asdict deep-copies every field, a tenth of a search's time
+        return {name: getattr(self, name) for name in _RESULT_FIELDS}
+
+
+_RESULT_FIELDS = tuple(f.name for f in fields(Result))
 
 
 @dataclass(slots=True)

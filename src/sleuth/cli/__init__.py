@@ -1,5 +1,6 @@
 """The `sleuth` command: thin shells over sleuth.Index."""
 
+import os
 import sys
 
 
@@ -12,6 +13,11 @@ def run() -> None:
     `sleuth mcp` goes straight to its own module, so an MCP client gets the tool list
     without waiting for the search stack (numpy, tantivy, usearch) to load.
     """
+    if sys.argv[1:2] == ["serve"]:
+        # Before numpy loads: one BLAS thread per product. A daemon under load shares two
+        # cores with index runs and clients; a 10k-chunk vector scan took 1.06 ms on two
+        # contended BLAS threads and 0.42 ms on one (docs/decisions.md).
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     if sys.argv[1:2] == ["mcp"]:
         from .mcp_command import run as run_mcp
 

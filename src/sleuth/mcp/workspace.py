@@ -23,6 +23,10 @@ FIRST_ANSWER_WAIT = 5.0
 
 
 class Workspace:
+    #: Seconds a freshness check waits for another process's index run before it
+    #: answers ``stale``; the daemon waits none (it holds the readers' lock meanwhile).
+    refresh_wait = 0.3
+
     def __init__(self, root: Path, embed: str = "background") -> None:
         self.root = root
         self.embed = embed
@@ -97,7 +101,7 @@ class Workspace:
         freshness = "fresh"
         try:
             freshness = self.index.refresh(
-                lock_timeout=0.3, detector=self.detector, embed=self.embed
+                lock_timeout=self.refresh_wait, detector=self.detector, embed=self.embed
             )
         except SleuthError as exc:
             return {"state": "stale", "note": f"could not refresh the index: {exc}"}

@@ -17,6 +17,8 @@ from .filters import Filters
 from .rank import apply_priors, fuse, merge_and_cut
 
 PREVIEW_LINES = 3
+#: With filters and too few candidates passing, the second try fetches this many times more.
+FILTERED_POOL_FACTOR = 10
 
 
 def search(
@@ -30,29 +32,60 @@ def search(
     mode: str,
     searcher: tantivy.Searcher | None = None,
 ) -> SearchResponse:
-    """``searcher`` pins the tantivy commit to read (see ``Index._read_view``)."""
+    """``searcher`` pins the tantivy commit to read (see ``Index._read_view``).
+
+    With filters, the usual candidates are tried first; only when fewer than ``k`` of
+    them pass are ten times as many fetched (a ``type:code`` filter rarely needs them,
+    a narrow ``path:`` often does).
+    """
+    pools = [config.CANDIDATES]
+    if filters.active():
+        pools.append(config.CANDIDATES * FILTERED_POOL_FACTOR)
+    for pool in pools:
+        response, exhausted = _search_pool(
+            plan, meta, lexical, vectors, embed_query, k, filters, mode, searcher, pool
+        )
+        if len(response.results) >= k or exhausted:
+            break
+    return response
+
+
+def _search_pool(
+    plan: QueryPlan,
+    meta: MetaStore,
+    lexical: LexicalStore,
+    vectors: VectorStore,
+    embed_query: Callable[[str], np.ndarray] | None,
+    k: int,
+    filters: Filters,
+    mode: str,
+    searcher: tantivy.Searcher | None,
+    pool: int,
+) -> tuple[SearchResponse, bool]:
+    """One search over ``pool`` candidates per retriever; True when there are no more."""
     response = SearchResponse(query=plan.text, mode=mode, query_class=plan.kind)
-    pool = config.CANDIDATES * (10 if filters.active() else 1)
     lexical_hits: dict[int, float] = {}
     if mode != "semantic":
         lexical_hits = dict(lexical.search(plan.terms, pool, searcher))
     semantic_hits: dict[int, float] = {}
+    exhausted = len(lexical_hits) < pool
     if mode != "lexical" and embed_query is not None and len(vectors):
         query_vector = embed_query(plan.text)
         semantic_hits = dict(vectors.search(query_vector, pool))
+        exhausted = exhausted and len(semantic_hits) < pool
         # Lexical candidates with a vector get their true similarity, not a default.
         missing = [c for c in lexical_hits if c not in semantic_hits]
         semantic_hits.update(vectors.similarity(query_vector, missing))
     rows = meta.candidate_rows(set(lexical_hits) | _live(meta, semantic_hits, lexical_hits))
     if not rows:
         response.reason = "no chunk matches the query terms"
-        return response
+        return response, exhausted
     rows = {
         cid: row for cid, row in rows.items() if filters.accepts(row.path, row.language, row.kind)
     }
     if not rows:
         response.reason = "matches exist, but the filters removed them all"
-        return response
+        return response, exhausted
     scored = fuse(plan, lexical_hits, semantic_hits, rows, mode)
     names = sorted(plan.symbol_names)
     apply_priors(plan, scored, meta.find_definitions(names) if names else {})
@@ -74,7 +107,7 @@ def search(
                 signature=row.signature,
             )
         )
-    return response
+    return response, exhausted
 
 
 def _live(meta: MetaStore, semantic: dict[int, float], lexical: dict[int, float]) -> set[int]:

@@ -255,6 +255,7 @@ def mostly_imports(chunk_id: int, text: str) -> bool:
     return imports >= 0.6 * len(code)
 
 
+@lru_cache(maxsize=65_536)
 def _last_part(name: str) -> str:
     return re.split(r"\.|::", name)[-1]
 

@@ -120,7 +120,7 @@ def create_app(
 
     @app.post("/symbols", summary="Where a symbol is defined")
     async def symbols(request: SymbolsRequest) -> Response:
-        return await serve_query("symbols", request, True, service.find_symbol)
+        return await serve_query("symbols", request, request.refresh, service.find_symbol)
 
     @app.post("/expand", summary="The code behind handles or path:start-end, as on disk now")
     def expand(request: ExpandRequest) -> dict[str, Any]:

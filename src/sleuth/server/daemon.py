@@ -48,6 +48,10 @@ class ServeOptions:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+#: Seconds a thread holds the interpreter before another may run (Python's default: 0.005).
+SWITCH_INTERVAL = 0.0005
+
+
 def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -206,6 +210,9 @@ def serve(options: ServeOptions) -> None:
         file=sys.stderr,
         flush=True,
     )
+    # The event loop (accepting, replying) and the search threads share one interpreter
+    # lock; the default 5 ms turns make every reply wait behind a running search.
+    sys.setswitchinterval(SWITCH_INTERVAL)
     config = uvicorn.Config(
         app,
         log_level=options.log_level,

@@ -38,6 +38,15 @@ def handles_field() -> Any:
     return Field(False, description="Also return compact handles (`hits`) for /expand.")
 
 
+def refresh_field() -> Any:
+    return Field(
+        True,
+        description="Re-index changed files first (skipped while a watcher follows the "
+        "repository; otherwise a stat check at most once a second; never waits for an "
+        "index run of another process: the answer then says stale).",
+    )
+
+
 class Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -58,11 +67,7 @@ class SearchRequest(Body):
     type: Category | None = None
     repo: str | None = repo_field()
     handles: bool = handles_field()
-    refresh: bool = Field(
-        True,
-        description="Re-index changed files first (skipped while a watcher follows the "
-        "repository; otherwise a stat check at most once a second).",
-    )
+    refresh: bool = refresh_field()
 
 
 class SymbolsRequest(Body):
@@ -75,6 +80,7 @@ class SymbolsRequest(Body):
     k: int = k_field(20)
     repo: str | None = repo_field()
     handles: bool = handles_field()
+    refresh: bool = refresh_field()
 
 
 class ExpandRequest(Body):

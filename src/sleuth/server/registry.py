@@ -79,6 +79,8 @@ class ResultCache:
 class ServedRepository(Workspace):
     """A workspace that a daemon serves: cached answers, optional watcher, writer apart."""
 
+    refresh_wait = 0.0
+
     def __init__(self, root: Path, embed: str = "background", watch: bool = True) -> None:
         super().__init__(root, embed)
         self.name = root.name
