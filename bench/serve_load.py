@@ -295,11 +295,15 @@ def load(
                 reindex_runs.append(time.perf_counter() - start)
 
     with httpx.Client(base_url=address, headers=headers, timeout=30) as http:
+        if not unique:  # warm up: every request of the mix once (model, query vectors)
+            for endpoint, body in pool:
+                http.post(endpoint, json=body)
         before = http.get("/status").json()["caches"]
     threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
     if reindex != "none":
         threads.append(threading.Thread(target=reindexer))
-    began = time.monotonic()
+    began = began_at = time.monotonic()  # the clients' schedule starts now
+    deadline = began_at + seconds
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -9,7 +9,7 @@ kills the process at the N-th time it reaches POINT. Points:
 - ``lexical-commit``: while tantivy commits (a thread kills a few ms into it);
 - ``between-commits``: tantivy has committed, SQLite not yet;
 - ``embed``: a batch of vectors is written, its SQLite transaction not committed;
-- ``publish``: the vectors temp file is written, not yet renamed over vectors.npz.
+- ``publish``: the vectors temp file is written, not yet renamed over vectors.npy.
 """
 
 from __future__ import annotations

@@ -208,7 +208,7 @@ def test_check_repairs_a_damaged_or_missing_derived_store(tmp_path: Path) -> Non
     write_tree(root, _many(120))
     Index(root).index(embed="deep")
     shutil.rmtree(root / ".sleuth" / "lexical")
-    (root / ".sleuth" / "vectors.npz").write_bytes(b"not an npz file")
+    (root / ".sleuth" / "vectors.npy").write_bytes(b"not a vectors file")
     report = Index(root).check()
     assert report.ok and len(report.repaired) == 2, report
     _assert_whole(root, 120)

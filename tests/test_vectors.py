@@ -22,13 +22,13 @@ def small_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_below_the_threshold_there_is_no_graph(tmp_path: Path) -> None:
-    path = tmp_path / "vectors.npz"
+    path = tmp_path / "vectors.npy"
     VectorStore.save(path, np.arange(100), _unit(100, 1))
     assert not graph_path(path).exists()
 
 
 def test_graph_search_agrees_with_exact_search(tmp_path: Path, small_threshold: None) -> None:
-    path = tmp_path / "vectors.npz"
+    path = tmp_path / "vectors.npy"
     keys, vectors = np.arange(2000) * 3, _unit(2000, 2)
     VectorStore.save(path, keys, vectors)
     assert graph_path(path).exists()
@@ -48,7 +48,7 @@ def test_graph_search_agrees_with_exact_search(tmp_path: Path, small_threshold: 
 def test_vectors_added_after_the_graph_are_found_and_removed_ones_are_not(
     tmp_path: Path, small_threshold: None
 ) -> None:
-    path = tmp_path / "vectors.npz"
+    path = tmp_path / "vectors.npy"
     keys, vectors = np.arange(2000), _unit(2000, 4)
     VectorStore.save(path, keys, vectors)
     built = graph_path(path).stat().st_mtime_ns
@@ -64,7 +64,7 @@ def test_vectors_added_after_the_graph_are_found_and_removed_ones_are_not(
 
 
 def test_a_large_change_rebuilds_the_graph(tmp_path: Path, small_threshold: None) -> None:
-    path = tmp_path / "vectors.npz"
+    path = tmp_path / "vectors.npy"
     VectorStore.save(path, np.arange(1000), _unit(1000, 6))
     built = graph_path(path).stat().st_mtime_ns
     VectorStore.save(path, np.arange(1000, 2000), _unit(1000, 7))
@@ -72,10 +72,23 @@ def test_a_large_change_rebuilds_the_graph(tmp_path: Path, small_threshold: None
 
 
 def test_unreadable_graph_falls_back_to_exact_search(tmp_path: Path, small_threshold: None) -> None:
-    path = tmp_path / "vectors.npz"
+    path = tmp_path / "vectors.npy"
     keys, vectors = np.arange(1000), _unit(1000, 8)
     VectorStore.save(path, keys, vectors)
     graph_path(path).write_bytes(b"not a graph")
     store = VectorStore(path)
     store.load()
     assert store.search(vectors[7], 3)[0][0] == 7
+
+
+def test_a_file_of_the_older_format_is_read_until_the_next_publish(tmp_path: Path) -> None:
+    path = tmp_path / "vectors.npy"
+    keys, vectors = np.arange(50), _unit(50, 6)
+    np.savez(path.with_suffix(".npz"), keys=keys, vectors=vectors.astype(np.float16))
+    store = VectorStore(path)
+    store.load()
+    assert store.search(vectors[7], 1)[0][0] == 7
+    VectorStore.save(path, keys[:10], vectors[:10])
+    assert path.exists() and not path.with_suffix(".npz").exists()
+    store.load()
+    assert len(store) == 10 and store.search(vectors[3], 1)[0][0] == 3

@@ -1,6 +1,6 @@
 """`sleuth status --check`: do SQLite, tantivy and the vectors file agree? Repair if not.
 
-SQLite is the truth; tantivy and ``vectors.npz`` are derived from it, so every
+SQLite is the truth; tantivy and ``vectors.npy`` are derived from it, so every
 disagreement about them can be repaired by rebuilding them from SQLite. A damaged
 SQLite database cannot: that needs ``sleuth index --full``.
 """
@@ -31,10 +31,10 @@ class CheckReport:
     #: tantivy's commit mark and SQLite's ``lexical_commit``: equal when in step.
     lexical_mark: int = 0
     lexical_commit: int = 0
-    #: Chunks whose content hash has a vector in SQLite, and rows of vectors.npz.
+    #: Chunks whose content hash has a vector in SQLite, and rows of vectors.npy.
     embedded_chunks: int = 0
     vectors: int = 0
-    #: Rows of vectors.npz whose chunk id is no chunk any more.
+    #: Rows of vectors.npy whose chunk id is no chunk any more.
     stale_vectors: int = 0
     problems: list[str] = field(default_factory=list)
     repaired: list[str] = field(default_factory=list)
@@ -139,7 +139,7 @@ def _check_vectors(index: Index, report: CheckReport, repair: bool) -> None:
         )
         return
     report.problems.append(
-        f"vectors.npz holds {report.vectors:,} vectors ({report.stale_vectors:,} of chunks "
+        f"vectors.npy holds {report.vectors:,} vectors ({report.stale_vectors:,} of chunks "
         f"that are gone); SQLite has vectors for {report.embedded_chunks:,} chunks"
     )
     if not repair:

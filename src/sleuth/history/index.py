@@ -1,7 +1,7 @@
 """History of one repository: index commits (only new ones), embed them, search them.
 
 Stores live beside the code index in ``.sleuth/``: ``history.db`` (SQLite, the truth),
-``history-lexical/`` (tantivy) and ``history-vectors.npz``. The lexical tier is written
+``history-lexical/`` (tantivy) and ``history-vectors.npy``. The lexical tier is written
 in batches as commits stream out of git, so searches answer before any vector exists;
 vectors fill in later, in a background process for big histories.
 """
@@ -75,7 +75,7 @@ class HistoryLayout:
 
     @property
     def vectors(self) -> Path:
-        return self.directory / "history-vectors.npz"
+        return self.directory / "history-vectors.npy"
 
     @property
     def write_lock(self) -> Path:

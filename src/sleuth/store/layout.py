@@ -26,11 +26,11 @@ class Layout:
 
     @property
     def vectors(self) -> Path:
-        return self.directory / "vectors.npz"
+        return self.directory / "vectors.npy"
 
     @property
     def static_vectors(self) -> Path:
-        return self.directory / "static.npz"
+        return self.directory / "static.npy"
 
     def vectors_of(self, tier: str) -> Path:
         return self.static_vectors if tier == "static" else self.vectors
