@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 import tantivy
@@ -41,28 +42,29 @@ def search(
     pools = [config.CANDIDATES]
     if filters.active():
         pools.append(config.CANDIDATES * FILTERED_POOL_FACTOR)
+    job = _Search(plan, meta, lexical, vectors, embed_query, k, filters, mode, searcher)
     for pool in pools:
-        response, exhausted = _search_pool(
-            plan, meta, lexical, vectors, embed_query, k, filters, mode, searcher, pool
-        )
+        response, exhausted = _search_pool(job, pool)
         if len(response.results) >= k or exhausted:
             break
     return response
 
 
-def _search_pool(
-    plan: QueryPlan,
-    meta: MetaStore,
-    lexical: LexicalStore,
-    vectors: VectorStore,
-    embed_query: Callable[[str], np.ndarray] | None,
-    k: int,
-    filters: Filters,
-    mode: str,
-    searcher: tantivy.Searcher | None,
-    pool: int,
-) -> tuple[SearchResponse, bool]:
+class _Search(NamedTuple):
+    plan: QueryPlan
+    meta: MetaStore
+    lexical: LexicalStore
+    vectors: VectorStore
+    embed_query: Callable[[str], np.ndarray] | None
+    k: int
+    filters: Filters
+    mode: str
+    searcher: tantivy.Searcher | None
+
+
+def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     """One search over ``pool`` candidates per retriever; True when there are no more."""
+    plan, meta, lexical, vectors, embed_query, k, filters, mode, searcher = job
     response = SearchResponse(query=plan.text, mode=mode, query_class=plan.kind)
     lexical_hits: dict[int, float] = {}
     if mode != "semantic":

@@ -230,13 +230,15 @@ class MetaStore:
     )
 
     def chunks_by_id(self, ids: Iterable[int]) -> dict[int, ChunkRow]:
-        ids = list(ids)
+        return self._rows_by_id(list(ids), self._CHUNK_COLUMNS)
+
+    def _rows_by_id(self, ids: list[int], columns: str) -> dict[int, ChunkRow]:
         out: dict[int, ChunkRow] = {}
         for begin in range(0, len(ids), 900):
             part = ids[begin : begin + 900]
             marks = ",".join("?" * len(part))
             rows = self.db.execute(
-                f"SELECT {self._CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id=c.file_id"
+                f"SELECT {columns} FROM chunks c JOIN files f ON f.id=c.file_id"
                 f" WHERE c.id IN ({marks})",
                 part,
             )
@@ -261,15 +263,7 @@ class MetaStore:
         columns = self._CHUNK_COLUMNS.replace(
             "c.text", "CASE WHEN c.kind='block' THEN c.text ELSE '' END"
         )
-        for begin in range(0, len(missing), 900):
-            part = missing[begin : begin + 900]
-            marks = ",".join("?" * len(part))
-            rows = self.db.execute(
-                f"SELECT {columns} FROM chunks c JOIN files f ON f.id=c.file_id"
-                f" WHERE c.id IN ({marks})",
-                part,
-            )
-            out.update((r[0], ChunkRow(*r)) for r in rows)
+        out.update(self._rows_by_id(missing, columns))
         if len(self._rows) + len(missing) > ROW_CACHE_SIZE:
             self._rows.clear()  # rare (huge repositories): refilled by the next searches
         self._rows.update((i, out[i]) for i in missing if i in out)
