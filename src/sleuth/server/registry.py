@@ -9,6 +9,7 @@ while files are re-indexed; the file lock (``store/lock.py``) keeps one writer.
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 import time
 from collections import OrderedDict
@@ -93,6 +94,8 @@ class ServedRepository(Workspace):
         self.writes = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sleuth-write")
         self._last_check = 0.0
         self._state: tuple[Hashable, dict[str, Any]] | None = None
+        self._stamp_db: tuple[int, sqlite3.Connection] | None = None
+        self._stamp_lock = threading.Lock()
 
     # -- freshness ------------------------------------------------------------------------
     @property
@@ -154,33 +157,58 @@ class ServedRepository(Workspace):
         return dict(self._state[1])
 
     # -- caching ----------------------------------------------------------------------------
-    def stamp(self) -> tuple[int, int, int]:
-        """Changes whenever a search could answer differently (see ResultCache)."""
+    def stamp(self) -> tuple[int, int, int, int]:
+        """Changes whenever a search could answer differently (see ResultCache).
+
+        Read through a connection of its own, not the reader ``Index``'s: a cached
+        answer is then served from the event loop while a search holds the lock.
+        """
         layout = self.index.layout
         return (
-            self.index.generation(),
+            self._generation(layout.meta),
+            _inode(layout.meta),
             _mtime(layout.vectors),
             _mtime(layout.lexical / "meta.json"),
         )
+
+    def _generation(self, meta: Path) -> int:
+        with self._stamp_lock:
+            inode = _inode(meta)
+            if inode < 0:
+                return 0
+            if self._stamp_db is None or self._stamp_db[0] != inode:
+                if self._stamp_db is not None:
+                    self._stamp_db[1].close()
+                db = sqlite3.connect(f"file:{meta}?mode=ro", uri=True, check_same_thread=False)
+                self._stamp_db = (inode, db)
+            try:
+                row = (
+                    self._stamp_db[1]
+                    .execute("SELECT value FROM state WHERE key='generation'")
+                    .fetchone()
+                )
+            except sqlite3.Error:
+                return -1  # not readable now: a stamp no cached answer has
+            return int(row[0]) if row else 0
 
     def cached(self, key: Hashable, compute: Callable[[], Any]) -> Any:
         return self.results.get_or_compute(key, self.stamp(), compute)
 
     def peek(self, key: Hashable, refresh: bool) -> Any:
-        """A cached answer, without waiting: None when the lock is taken, a refresh is
-        due, the first build runs, or nothing is cached at the current stamp."""
-        if not self.lock.acquire(blocking=False):
+        """A cached answer, without waiting for the lock (a search may hold it): None
+        when a refresh is due, the first build runs, or nothing is cached at the
+        current stamp."""
+        due = time.monotonic() - self._last_check >= REFRESH_INTERVAL
+        if (refresh and not self.watching and due) or self._index is None or self.building:
             return None
-        try:
-            due = time.monotonic() - self._last_check >= REFRESH_INTERVAL
-            if (refresh and not self.watching and due) or self._index is None or self.building:
-                return None
-            return self.results.peek(key, self.stamp())
-        finally:
-            self.lock.release()
+        return self.results.peek(key, self.stamp())
 
     def close(self) -> None:
         self.stop_watching()
+        with self._stamp_lock:
+            if self._stamp_db is not None:
+                self._stamp_db[1].close()
+                self._stamp_db = None
         self.writes.shutdown(wait=True, cancel_futures=True)
         with self.lock:
             if self._index is not None:
@@ -220,6 +248,13 @@ class Registry:
     def close(self) -> None:
         for repo in self.repositories:
             repo.close()
+
+
+def _inode(path: Path) -> int:
+    try:
+        return path.stat().st_ino
+    except OSError:
+        return -1
 
 
 def _mtime(path: Path) -> int:
