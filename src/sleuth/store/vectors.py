@@ -51,7 +51,8 @@ def _read(path: Path) -> tuple[np.ndarray, np.ndarray]:
     if path.suffix == ".npz":
         with np.load(path) as data:
             return data["keys"], data["vectors"].astype(np.float32)
-    records = np.load(path, mmap_mode="r")
+    # Windows cannot replace a file that is mapped: read it whole there.
+    records = np.load(path, mmap_mode=None if os.name == "nt" else "r")
     if records.dtype.names != ("key", "vector"):
         raise ValueError(f"{path.name}: not a vectors file")
     vectors = records["vector"]
