@@ -31,7 +31,8 @@ _ERRORS: dict[str, type[SleuthError]] = {
 
 
 def run_in_child(root: Path, embed: str, path_glob: str | None, full: bool) -> dict[str, Any]:
-    """Run one index run in a child process; its report, or its error raised here."""
+    """Run one index run in a child process; its report, or its error raised here
+    (a SleuthError the child reported, or RuntimeError when it gave no report)."""
     job = {"root": str(root), "embed": embed, "path_glob": path_glob, "full": full}
     done = subprocess.run(
         [sys.executable, "-m", "sleuth.server.write_job", json.dumps(job)],
@@ -49,8 +50,10 @@ def run_in_child(root: Path, embed: str, path_glob: str | None, full: bool) -> d
         return reply
     if "error" in reply:
         raise _ERRORS.get(reply.get("type", ""), SleuthError)(reply["error"])
+    # no report at all: the child crashed or was killed, a server fault (500), not a bad
+    # request; the index stays as its last commit left it and the next run completes it
     tail = done.stderr.strip().splitlines()[-1:] or [f"exit code {done.returncode}"]
-    raise SleuthError(f"the index run failed: {tail[0]}")
+    raise RuntimeError(f"the index run stopped: {tail[0]}")
 
 
 def main(argv: list[str]) -> int:
