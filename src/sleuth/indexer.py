@@ -16,8 +16,8 @@ import multiprocessing
 import os
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -123,6 +123,7 @@ class Indexer:
         todo: list[FoundFile] = []
         skipped: list[tuple[str, str]] = []
         progress("scan", 0, 0)
+        early: list[Future] = []  # batches handed to the workers while the walk goes on
         for item in walk(self.root):
             if isinstance(item, Skipped):
                 skipped.append((item.path, item.reason))
@@ -135,6 +136,12 @@ class Indexer:
                     # A big job: worker processes start now and import while the walk
                     # goes on (about 0.2 s each on a loaded 2-core machine).
                     self._pool = self._start_pool(stack)
+                if self._pool is not None and len(early) < _window():
+                    begin = len(early) * config.INDEX_BATCH_FILES
+                    if len(todo) >= begin + config.INDEX_BATCH_FILES:
+                        batch = todo[begin : begin + config.INDEX_BATCH_FILES]
+                        items = _batch_items(batch, known, full)
+                        early.append(self._pool.submit(prepare_batch, str(self.root), items))
             if len(found) % 500 == 0:
                 progress("scan", len(found), 0)
         report.scanned = len(found)
@@ -149,7 +156,7 @@ class Indexer:
         report.unchanged = len(found) - len(todo)
         progress("index", 0, len(todo))
         done = 0
-        for batch in self._prepared_batches(todo, known, full):
+        for batch in self._prepared_batches(todo, known, full, early):
             changed, written = self._write_batch(batch, known)
             done += len(batch)
             report.changed += changed
@@ -237,33 +244,27 @@ class Indexer:
         return len(gone)
 
     def _prepared_batches(
-        self, todo: list[FoundFile], known: dict, full: bool
+        self, todo: list[FoundFile], known: dict, full: bool, early: Sequence[Future] = ()
     ) -> Iterator[list[PreparedFile]]:
-        """Prepared batches in order; on big jobs worker processes prepare ahead."""
-        batches = []
-        for begin in range(0, len(todo), config.INDEX_BATCH_FILES):
-            batch = todo[begin : begin + config.INDEX_BATCH_FILES]
-            batches.append(
-                [
-                    (
-                        f.path,
-                        f.size,
-                        f.mtime_ns,
-                        None if full or f.path not in known else known[f.path].hash,
-                    )
-                    for f in batch
-                ]
-            )
+        """Prepared batches in order; on big jobs worker processes prepare ahead.
+
+        ``early``: futures of the first batches, handed out during the walk.
+        """
+        size = config.INDEX_BATCH_FILES
+        batches = [
+            _batch_items(todo[begin : begin + size], known, full)
+            for begin in range(len(early) * size, len(todo), size)
+        ]
         root = str(self.root)
         pool = self._pool
         if pool is None:
             for items in batches:
                 yield prepare_batch(root, items)
             return
-        window: deque = deque()
+        window: deque = deque(early)
         for items in batches:  # keep a bounded number of batches in flight
             window.append(pool.submit(prepare_batch, root, items))
-            if len(window) > config.INDEX_WORKERS * 2:
+            if len(window) >= _window():
                 yield window.popleft().result()
         while window:
             yield window.popleft().result()
@@ -315,3 +316,16 @@ class Indexer:
         except BaseException:
             self._abort()
             raise
+
+
+def _window() -> int:
+    """Batches in flight at most: two per worker, plus the one being handed out."""
+    return config.INDEX_WORKERS * 2 + 1
+
+
+def _batch_items(batch: list[FoundFile], known: dict, full: bool) -> list[tuple]:
+    """Worker task arguments: (path, size, mtime_ns, known content hash or None)."""
+    return [
+        (f.path, f.size, f.mtime_ns, None if full or f.path not in known else known[f.path].hash)
+        for f in batch
+    ]

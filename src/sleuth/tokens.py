@@ -101,6 +101,8 @@ def split_identifier(token: str) -> list[str]:
 @lru_cache(maxsize=262_144)
 def _expand(token: str) -> tuple[str, ...]:
     """The token lowercased, then its parts when it has several (cached: code repeats)."""
+    if token.isalpha() and (token.islower() or token.isupper() or token[1:].islower()):
+        return (token.lower(),)  # one word (self, Config, HTTP): nothing to split
     whole = token.lower().strip("_")
     parts = split_identifier(token)
     head = (whole,) if whole else ()
