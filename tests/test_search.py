@@ -275,3 +275,20 @@ def test_a_narrow_filter_finds_matches_beyond_the_usual_candidates(tmp_path: Pat
     hits = index.search("invoice", mode="lexical", path="special/**").results
     assert [r.path for r in hits] == ["special/deep.py"]
     index.close()
+
+
+def test_the_newest_version_folder_comes_first_unless_the_query_names_another(
+    tmp_path: Path,
+) -> None:
+    body = "def parse_schema(text):\n    # Parse a schema definition into nodes.\n    return []\n"
+    root = tmp_path / "repo"
+    for version in ("v1", "v2"):
+        (root / "lib" / version).mkdir(parents=True)
+        (root / "lib" / version / "schema.py").write_text(body)
+    index = Index(root)
+    index.index(embed="none")
+    plain = index.search("parse schema definition", mode="lexical").results
+    assert plain[0].path == "lib/v2/schema.py"
+    named = index.search("parse schema definition in v1", mode="lexical").results
+    assert named[0].path == "lib/v1/schema.py"
+    index.close()

@@ -37,6 +37,9 @@ PRIORS = {
     "file_name": 1.5,  # a query word names the file (retry.py, lock.lua, Options.hs)
     "folder_name": 1.2,  # a query word names a folder of the path (Writers/HTML.hs)
     "imports": 0.6,  # a block of import / use / require lines names things, defines none
+    # an older version folder (src/v3/) beside a newer one among the candidates (src/v4/),
+    # unless the query names that version
+    "superseded": 0.6,
 }
 
 #: Other ranking signals, each switched off in the ablation (False or 0 is neutral).
@@ -139,6 +142,7 @@ def apply_priors(
     names = plan.symbol_names
     exact = plan.exact_names
     terms = tuple(plan.terms)
+    newest = _newest_versions(scored, terms)
     for item in scored:
         row = item.row
         factor = 1.0
@@ -158,12 +162,41 @@ def apply_priors(
             factor *= PRIORS["file_name"]
         if in_folder:
             factor *= PRIORS["folder_name"]
+        version = _version_of(row.path)
+        if version is not None and version[1] < newest.get(version[0], 0):
+            factor *= PRIORS["superseded"]
         place = _place_of(row.path)
         if place == "generated":
             factor *= PRIORS["generated"]
         elif place == "auxiliary" and category == "code":
             factor *= PRIORS["auxiliary"]
         item.score *= factor
+
+
+_VERSION_FOLDER = re.compile(r"(^|/)v(\d+)/")
+
+
+@lru_cache(maxsize=65_536)
+def _version_of(path: str) -> tuple[str, int] | None:
+    """(the folder holding the version folders, the version) of ``a/src/v3/x.ts``."""
+    found = _VERSION_FOLDER.search(path)
+    return None if found is None else (path[: found.start(2) - 1], int(found.group(2)))
+
+
+def _newest_versions(scored: list[Scored], terms: tuple[str, ...]) -> dict[str, int]:
+    """The newest version folder per parent among the candidates; a parent whose older
+    version the query names (v3) is left out: that version is what was asked for."""
+    newest: dict[str, int] = {}
+    asked: set[str] = set()
+    for item in scored:
+        version = _version_of(item.row.path)
+        if version is None:
+            continue
+        parent, number = version
+        newest[parent] = max(newest.get(parent, 0), number)
+        if f"v{number}" in terms:
+            asked.add(parent)
+    return {parent: number for parent, number in newest.items() if parent not in asked}
 
 
 @lru_cache(maxsize=65_536)
