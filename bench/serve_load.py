@@ -10,8 +10,9 @@ default) in a work folder, indexes it with every vector, then:
    hybrid, lexical and semantic mode, some with filters, and symbol lookups) for
    ``--seconds`` while index runs follow one another: ``--reindex edit`` (default)
    changes 20 files of the copy and asks ``/reindex``, like an editor saving files;
-   ``--reindex full`` rebuilds everything (``/reindex {"full": true}``); reports rps,
-   p50, p99, errors, empty answers and result-cache hits;
+   ``--reindex full`` rebuilds everything (``/reindex {"full": true}``); ``--reindex
+   watch`` starts the daemon with its watcher and saves 20 files every second; reports
+   rps, p50, p99, errors, empty answers and result-cache hits;
 4. the same with every query new (no result-cache or query-vector hits), ``--unique``.
 
 Loopback only; bounded in time (``--seconds`` per phase) and in clients (at most 32).
@@ -39,6 +40,8 @@ from typing import Any
 import httpx
 
 EXPORTS = Path.home() / ".cache" / "sleuth-bench" / "repos"
+#: ``--reindex watch``: seconds between two rounds of 20 saved files.
+WATCH_SAVE_INTERVAL = 1.0
 #: About 10.9k chunks together, six languages (Java, TypeScript, Elixir, Python, Ruby).
 DEFAULT_REPOS = ["gson", "zod", "vitest", "phoenix", "aiohttp", "rails"]
 PHRASES = [
@@ -149,9 +152,10 @@ def in_process(root: Path, pool: list[tuple[str, dict[str, Any]]]) -> dict[str, 
     }
 
 
-def start_daemon(root: Path, log: Path) -> tuple[subprocess.Popen, str, str]:
+def start_daemon(root: Path, log: Path, watch: bool = False) -> tuple[subprocess.Popen, str, str]:
     command = [sys.executable, "-m", "sleuth.cli", "serve", str(root), "--host", "127.0.0.1"]
-    command += ["--port", "0", "--no-watch", "--embed", "none", "--log-level", "warning"]
+    command += ["--port", "0", "--embed", "none", "--log-level", "warning"]
+    command += [] if watch else ["--no-watch"]
     with open(log, "wb") as sink:
         process = subprocess.Popen(command, stdout=sink, stderr=sink)
     info_file = root / ".sleuth" / "daemon.json"
@@ -277,12 +281,14 @@ def load(
     def reindexer() -> None:
         with httpx.Client(base_url=address, headers=headers, timeout=600) as http:
             while time.monotonic() < deadline:
-                if reindex == "edit":
+                if reindex in ("edit", "watch"):
                     for path in edit_rng.sample(sources, 20):
                         with open(path, "a") as handle:
                             handle.write("\n")
                 start = time.perf_counter()
-                if via == "process":  # another process writes: the daemon only reads
+                if reindex == "watch":  # the daemon's watcher re-indexes: save again in 1 s
+                    time.sleep(WATCH_SAVE_INTERVAL)
+                elif via == "process":  # another process writes: the daemon only reads
                     command = [sys.executable, "-m", "sleuth.cli", "index", str(root)]
                     command += ["--embed", "none"] + (["--full"] if reindex == "full" else [])
                     done = subprocess.run(command, capture_output=True, text=True)
@@ -347,7 +353,7 @@ def main() -> None:
         "counted from the scheduled moment); 0: each client sends as fast as it can.",
     )
     parser.add_argument("--no-unique", action="store_true", help="Skip the all-new-query phase.")
-    parser.add_argument("--reindex", choices=["edit", "full", "none"], default="edit")
+    parser.add_argument("--reindex", choices=["edit", "full", "watch", "none"], default="edit")
     parser.add_argument(
         "--reindex-via",
         choices=["http", "process"],
@@ -370,7 +376,7 @@ def main() -> None:
     baseline = in_process(root, pool)
     print(f"in-process: {baseline}", flush=True)
     log = args.workdir / "daemon.log"
-    process, address, token = start_daemon(root, log)
+    process, address, token = start_daemon(root, log, watch=args.reindex == "watch")
     try:
         sequential = over_http(address, token, pool)
         print(f"over HTTP, one at a time: {sequential}", flush=True)

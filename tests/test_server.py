@@ -449,3 +449,29 @@ def test_the_daemon_watches_by_default(sample_repo: Path) -> None:
                 break
             assert time.monotonic() < deadline + 30, daemon.output()
             time.sleep(0.2)
+
+
+def test_the_watcher_child_ends_with_the_daemon_even_after_a_kill(sample_repo: Path) -> None:
+    """The watcher runs as a child process; a daemon killed outright must not leave it."""
+    Index(sample_repo).index(embed="none")
+    with running_daemon(sample_repo, "--embed", "none") as daemon, daemon.client() as http:
+        deadline = time.monotonic() + 30
+        while not (pid := http.get("/status").json()["watcher_pid"]):
+            assert time.monotonic() < deadline, daemon.output()
+            time.sleep(0.2)
+        assert pid != daemon.process.pid
+        os.kill(daemon.process.pid, signal.SIGKILL)
+        daemon.process.wait(10)
+        while _alive(pid):
+            assert time.monotonic() < deadline + 30, "the watcher outlived its daemon"
+            time.sleep(0.2)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie (exited, not yet reaped by its new parent) counts as gone
+    proc = Path(f"/proc/{pid}/stat")
+    return not (proc.exists() and proc.read_text().split(")")[-1].split()[0] == "Z")

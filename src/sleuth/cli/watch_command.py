@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from dataclasses import asdict
@@ -14,6 +15,7 @@ import typer
 from rich.console import Console
 
 from ..live import WatchBatch, Watcher
+from ..server.watch_process import PARENT_VARIABLE
 
 
 class WatchEmbed(StrEnum):
@@ -61,9 +63,14 @@ def watch(
     stop = threading.Event()
     thread = threading.Thread(target=watcher.run, args=(stop,), daemon=True)
     thread.start()
+    parent = os.environ.get(PARENT_VARIABLE, "")
     try:
         while thread.is_alive():
             thread.join(0.5)
+            if parent and os.getppid() != int(parent):  # started by a daemon now gone
+                stop.set()
+                thread.join(60)
+                break
     except KeyboardInterrupt:
         if not as_json:
             err.print("[dim]stopping: finishing the batch in progress[/]")

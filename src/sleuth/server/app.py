@@ -172,6 +172,7 @@ def create_app(
             **info,
             "index": state,
             "watching": served.watching,
+            "watcher_pid": served.watcher.pid if served.watching else None,
             "watch_note": served.watch_note,
             "caches": {
                 "results": served.results.stats(),

@@ -111,20 +111,18 @@ class ServedRepository(Workspace):
     def start_watching(self) -> None:
         """Follow the repository's files, so answers need no stat check of their own.
 
-        The one place a watcher starts; without the watcher module the daemon checks
-        for changed files itself (at most once per REFRESH_INTERVAL).
+        The one place a watcher starts: `sleuth watch` as a child process
+        (``watch_process.py``); if it cannot start, the daemon checks for changed files
+        itself (at most once per REFRESH_INTERVAL).
         """
         if not self.watch or self.watcher is not None:
             return
+        from .watch_process import WatcherProcess
+
+        watcher = WatcherProcess(self.root, self.index.layout.directory / "watch.log", self.embed)
         try:
-            from ..live.watcher import Watcher
-        except ImportError:
-            self.watch_note = "no watcher available: changed files are found by a stat check"
-            return
-        try:
-            watcher = Watcher(self.index, embed=self.embed)
             watcher.start()
-        except Exception as exc:  # a watcher that cannot start leaves the stat check
+        except OSError as exc:  # a watcher that cannot start leaves the stat check
             self.watch_note = f"watcher failed to start: {exc}"
             log.warning("%s: %s", self.root, self.watch_note)
             return
@@ -132,9 +130,7 @@ class ServedRepository(Workspace):
 
     def stop_watching(self) -> None:
         if self.watcher is not None:
-            stop = getattr(self.watcher, "stop", None)
-            if callable(stop):
-                stop()
+            self.watcher.stop()
             self.watcher = None
 
     def prepare(self, wait: float = FIRST_ANSWER_WAIT, refresh: bool = True) -> dict[str, Any]:
