@@ -16,7 +16,7 @@ import multiprocessing
 import os
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -154,20 +154,12 @@ class Indexer:
         report.removed = self._drop_gone(known, found)
 
         report.unchanged = len(found) - len(todo)
-        progress("index", 0, len(todo))
-        done = 0
-        for batch in self._prepared_batches(todo, known, full, early):
-            changed, written = self._write_batch(batch, known)
-            done += len(batch)
-            report.changed += changed
-            report.chunks_written += written
-            progress("index", done, len(todo), f"{report.chunks_written:,} chunks")
-            self._maybe_commit()
+        batches = self._prepared_batches(todo, known, full, early)
+        self._write_all(batches, len(todo), known, report, progress)
         self._begin()
         self.meta.replace_skipped(skipped)
         self._commit()
-        for _, reason in skipped:
-            report.skipped[reason] = report.skipped.get(reason, 0) + 1
+        _count_skipped(report, (reason for _, reason in skipped))
         return report
 
     @staticmethod
@@ -215,22 +207,33 @@ class Indexer:
         known = self.meta.files_at(scopes)
         report.scanned = len(found)
         report.removed = self._drop_gone(known, found)
-        progress("index", 0, len(found))
-        done = 0
-        for batch in self._prepared_batches(found, known, full=False):
-            changed, written = self._write_batch(batch, known)
-            done += len(batch)
-            report.changed += changed
-            report.chunks_written += written
-            progress("index", done, len(found), f"{report.chunks_written:,} chunks")
-            self._maybe_commit()
+        batches = self._prepared_batches(found, known, full=False)
+        self._write_all(batches, len(found), known, report, progress)
         report.unchanged = len(found) - report.changed
         self._begin()
         self.meta.update_skipped(scopes, [(s.path, s.reason) for s in skipped])
         self._commit()
-        for item in skipped:
-            report.skipped[item.reason] = report.skipped.get(item.reason, 0) + 1
+        _count_skipped(report, (item.reason for item in skipped))
         return report
+
+    def _write_all(
+        self,
+        batches: Iterator[list[PreparedFile]],
+        total: int,
+        known: dict,
+        report: UpdateReport,
+        progress: Progress,
+    ) -> None:
+        """Write prepared batches in commit units, counting into ``report``."""
+        progress("index", 0, total)
+        done = 0
+        for batch in batches:
+            changed, written = self._write_batch(batch, known)
+            done += len(batch)
+            report.changed += changed
+            report.chunks_written += written
+            progress("index", done, total, f"{report.chunks_written:,} chunks")
+            self._maybe_commit()
 
     def _drop_gone(self, known: dict, found: list[FoundFile]) -> int:
         """Delete the known files not found again (in the open unit); returns how many."""
@@ -329,3 +332,8 @@ def _batch_items(batch: list[FoundFile], known: dict, full: bool) -> list[tuple]
         (f.path, f.size, f.mtime_ns, None if full or f.path not in known else known[f.path].hash)
         for f in batch
     ]
+
+
+def _count_skipped(report: UpdateReport, reasons: Iterable[str]) -> None:
+    for reason in reasons:
+        report.skipped[reason] = report.skipped.get(reason, 0) + 1
