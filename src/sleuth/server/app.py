@@ -97,8 +97,7 @@ def create_app(
         repo: ServedRepository, key: tuple, refresh: bool, work: Callable[[], dict[str, Any]]
     ) -> bytes:
         with repo.lock:
-            state = repo.prepare(refresh=refresh)
-            return repo.cached(key, lambda: _json({**work(), "index": state}))
+            return repo.answer(key, refresh, lambda state: _json({**work(), "index": state}))
 
     async def serve_query(
         name: str,

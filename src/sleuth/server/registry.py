@@ -140,17 +140,21 @@ class ServedRepository(Workspace):
         most once per REFRESH_INTERVAL, so a stream of queries does not stat the
         repository for each of them.
         """
+        return self._prepared(wait, refresh)[0]
+
+    def _prepared(self, wait: float, refresh: bool) -> tuple[dict[str, Any], Hashable]:
+        """``prepare``, and the stamp the state belongs to (read once)."""
         now = time.monotonic()
         if refresh and not self.watching and now - self._last_check >= REFRESH_INTERVAL:
             self._last_check = now
-            return super().prepare(wait)
+            return super().prepare(wait), self.stamp()
         self.start()
         if self.building:
-            return super().prepare(wait)
+            return super().prepare(wait), self.stamp()
         stamp = self.stamp()
         if self._state is None or self._state[0] != stamp:
             self._state = (stamp, self.index.index_state())
-        return dict(self._state[1])
+        return dict(self._state[1]), stamp
 
     # -- caching ----------------------------------------------------------------------------
     def stamp(self) -> tuple[int, int, int, int]:
@@ -187,8 +191,11 @@ class ServedRepository(Workspace):
                 return -1  # not readable now: a stamp no cached answer has
             return int(row[0]) if row else 0
 
-    def cached(self, key: Hashable, compute: Callable[[], Any]) -> Any:
-        return self.results.get_or_compute(key, self.stamp(), compute)
+    def answer(self, key: Hashable, refresh: bool, compute: Callable[[dict], Any]) -> Any:
+        """The cached answer at the current stamp, or ``compute(index state)`` stored at
+        it; the freshness check (``prepare``) runs first. Call with the lock held."""
+        state, stamp = self._prepared(FIRST_ANSWER_WAIT, refresh)
+        return self.results.get_or_compute(key, stamp, lambda: compute(state))
 
     def peek(self, key: Hashable, refresh: bool) -> Any:
         """A cached answer, without waiting for the lock (a search may hold it): None
