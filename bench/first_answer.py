@@ -25,6 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from common import emit
+
 QUERY = "how are requests routed"
 
 
@@ -105,11 +107,7 @@ def main() -> int:
         "runs": runs,
         **summary,
     }
-    text = json.dumps(result, indent=2)
-    print(text)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
+    emit(result, args.out)
     return 0
 
 

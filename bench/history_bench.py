@@ -10,13 +10,14 @@ query latency (lexical), commit embedding rate over a time budget, and disk size
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import shutil
 import statistics
 import subprocess
 import time
 from pathlib import Path
+
+from common import emit
 
 from sleuth.history import HistoryIndex
 from sleuth.history.documents import row_embed_text
@@ -184,10 +185,7 @@ def main() -> None:
         latencies.append((time.perf_counter() - t) * 1000)
     result["hybrid_query_ms_p50_partial_vectors"] = round(statistics.median(latencies), 1)
     result["disk_bytes"] = _size(history.layout.directory.glob("history*"))
-    print(json.dumps(result, indent=2))
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(result, indent=2) + "\n")
+    emit(result, args.out)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from common import emit, percentile
+
 DEFAULT_QUERIES = [
     "how are requests routed",
     "parse configuration",
@@ -49,11 +51,6 @@ def _cli(*args: str, cwd: Path, env: dict | None = None) -> subprocess.Completed
         text=True,
         env={**os.environ, **(env or {})},
     )
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def _kill_background(root: Path) -> None:
@@ -110,7 +107,7 @@ def child(root: str, queries: list[str]) -> dict:
         "index_bytes": status["size_bytes"],
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "query_ms": {
-            mode: {"p50": 1000 * _percentile(v, 0.5), "p95": 1000 * _percentile(v, 0.95)}
+            mode: {"p50": 1000 * percentile(v, 0.5), "p95": 1000 * percentile(v, 0.95)}
             for mode, v in latencies.items()
         },
     }
@@ -125,7 +122,7 @@ def ripgrep(root: Path, queries: list[str]) -> dict:
         start = time.perf_counter()
         subprocess.run(["rg", "-n", "-i", "--", word, str(root)], capture_output=True)
         times.append(time.perf_counter() - start)
-    return {"p50_ms": 1000 * _percentile(times, 0.5), "p95_ms": 1000 * _percentile(times, 0.95)}
+    return {"p50_ms": 1000 * percentile(times, 0.5), "p95_ms": 1000 * percentile(times, 0.95)}
 
 
 def main() -> int:
@@ -176,17 +173,13 @@ def main() -> int:
         else None,
         "embed_share": inner["embed_seconds"] / total if total else 0.0,
         "cold_cli_ms": {
-            "p50": 1000 * _percentile(cold, 0.5),
-            "p95": 1000 * _percentile(cold, 0.95),
+            "p50": 1000 * percentile(cold, 0.5),
+            "p95": 1000 * percentile(cold, 0.95),
         },
         "first_answer": first,
         "ripgrep": rg,
     }
-    text = json.dumps(result, indent=2)
-    print(text)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
+    emit(result, args.out)
     return 0
 
 

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from common import emit, percentile
 
 EXPORTS = Path.home() / ".cache" / "sleuth-bench" / "repos"
 #: ``--reindex watch``: seconds between two rounds of 20 saved files.
@@ -62,11 +63,6 @@ PHRASES = [
     "watch mode reruns tests",
     "database migration",
 ]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
 
 
 def prepare(workdir: Path, repos: list[str]) -> Path:
@@ -435,11 +431,7 @@ def main() -> None:
         "load_mixed": mixed,
         "load_unique": unique,
     }
-    text = json.dumps(report, indent=1)
-    print(text)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
+    emit(report, args.out, indent=1)
 
 
 if __name__ == "__main__":

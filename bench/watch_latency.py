@@ -15,7 +15,6 @@ one edited file (what re-indexing costs without a watcher).
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import random
 import shutil
@@ -25,16 +24,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from common import emit, percentile
+
 from sleuth import Index
 from sleuth.live import WatchBatch, Watcher
 
 DEFAULT_SOURCE = Path.home() / ".cache" / "sleuth-bench" / "repos"
 SUFFIXES = {".py", ".rb", ".js", ".ts", ".go", ".rs", ".java", ".lua"}
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def probe(suffix: str, name: str) -> str:
@@ -150,10 +146,7 @@ def main() -> None:
     result["latency_p50_vs_one_edit_index"] = round(
         result["latency_p50"] / result["one_edit_index_p50"], 2
     )
-    print(json.dumps(result, indent=2))
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(result, indent=2) + "\n")
+    emit(result, args.out)
 
 
 if __name__ == "__main__":

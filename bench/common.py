@@ -1,0 +1,22 @@
+"""Small pieces every benchmark script shares (imported from the scripts' own folder)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The value at ``share`` (0..1) of the sorted values, nearest rank; 0.0 for none."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else 0.0
+
+
+def emit(result: Any, out: Path | None, indent: int = 2) -> None:
+    """Print the result as JSON, and write it to ``out`` when given."""
+    text = json.dumps(result, indent=indent)
+    print(text)
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text + "\n")
