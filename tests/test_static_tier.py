@@ -76,20 +76,12 @@ def test_static_vectors_match_the_model_better_for_related_code() -> None:
     assert float(retry @ backoff) > float(retry @ parse)
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    root = tmp_path / "repo"
-    write_tree(root, SAMPLE_REPO)
-    git_init(root)
-    return root
-
-
 def _paths(response) -> list[tuple[str, int, int]]:
     return [(r.path, r.start_line, r.end_line) for r in response.results]
 
 
-def test_embed_static_answers_semantic_queries(repo: Path) -> None:
-    index = Index(repo)
+def test_embed_static_answers_semantic_queries(sample_repo: Path) -> None:
+    index = Index(sample_repo)
     report = index.index(embed="static")
     chunks = index.status()["chunks"]
     assert report.static and report.static_embedded == chunks
@@ -100,8 +92,8 @@ def test_embed_static_answers_semantic_queries(repo: Path) -> None:
     assert any("static table" in n for n in response.notices)
 
 
-def test_tier_switching_is_consistent_and_re_embeds_only_what_it_must(repo: Path) -> None:
-    index = Index(repo)
+def test_tier_switching_is_consistent_and_re_embeds_only_what_it_must(sample_repo: Path) -> None:
+    index = Index(sample_repo)
     index.index(embed="none")
     assert index.status()["static_chunks"] == 0
     lexical = index.search("where is the configuration parsed")
@@ -117,24 +109,25 @@ def test_tier_switching_is_consistent_and_re_embeds_only_what_it_must(repo: Path
     assert deep.embedded == chunks
     deep_answer = _paths(index.search("where is the configuration parsed"))
     assert deep_answer == _paths(
-        Index(repo, tier="deep").search("where is the configuration parsed")
+        Index(sample_repo, tier="deep").search("where is the configuration parsed")
     )
 
     # Back to the static tier: the same answer as before the deep tier existed.
-    assert _paths(Index(repo, tier="static").search("where is the configuration parsed")) == (
-        static_answer
+    assert (
+        _paths(Index(sample_repo, tier="static").search("where is the configuration parsed"))
+        == static_answer
     )
     # A lexical-only run keeps both tiers and computes nothing.
-    again = Index(repo).index(embed="none")
+    again = Index(sample_repo).index(embed="none")
     assert again.static_embedded == again.embedded == 0
-    status = Index(repo).status()
+    status = Index(sample_repo).status()
     assert status["static_chunks"] == status["embedded_chunks"] == chunks
 
     # An edit: only the new chunks get vectors, in each tier.
-    (repo / "src/uploads/retry.py").write_text(
+    (sample_repo / "src/uploads/retry.py").write_text(
         SAMPLE_REPO["src/uploads/retry.py"] + "\n\ndef cancel_upload(upload):\n    upload.stop()\n"
     )
-    edited = Index(repo).index(embed="static")
+    edited = Index(sample_repo).index(embed="static")
     assert 0 < edited.static_embedded < chunks
     assert edited.pending == edited.static_embedded  # deep vectors: those chunks only
 
@@ -177,9 +170,9 @@ def _write_table(source: Path, target: Path, name: str) -> None:
 
 
 def test_table_change_re_embeds_the_static_tier_with_a_message(
-    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sample_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    index = Index(repo)
+    index = Index(sample_repo)
     index.index(embed="deep")
     index.index(embed="static")
     chunks = index.status()["chunks"]
@@ -188,7 +181,7 @@ def test_table_change_re_embeds_the_static_tier_with_a_message(
     _write_table(table_path(), other, "trained-smaller")
     monkeypatch.setenv("SLEUTH_STATIC_TABLE", str(other))
 
-    changed = Index(repo)
+    changed = Index(sample_repo)
     report = changed.index()  # a plain run keeps the static tier current
     assert any("static table changed" in n for n in report.notices)
     assert report.static_embedded == chunks
@@ -198,27 +191,27 @@ def test_table_change_re_embeds_the_static_tier_with_a_message(
 
 
 def test_unreadable_table_leaves_a_working_lexical_index(
-    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sample_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     broken = tmp_path / "broken.npz"
     broken.write_bytes(b"not a table")
     monkeypatch.setenv("SLEUTH_STATIC_TABLE", str(broken))
-    proc = run_cli("index", str(repo), "--embed", "static")
+    proc = run_cli("index", str(sample_repo), "--embed", "static")
     assert proc.returncode == 0, proc.stderr
     assert "static table unavailable" in proc.stderr
     assert "Traceback" not in proc.stderr
-    found = run_cli("search", "parse_config", str(repo), "--no-refresh")
+    found = run_cli("search", "parse_config", str(sample_repo), "--no-refresh")
     assert found.returncode == 0 and "parser.py" in found.stdout
 
 
-def test_cli_embed_static_and_status(repo: Path) -> None:
-    proc = run_cli("index", str(repo), "--embed", "static", "--json")
+def test_cli_embed_static_and_status(sample_repo: Path) -> None:
+    proc = run_cli("index", str(sample_repo), "--embed", "static", "--json")
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)
     assert summary["static_tier"] and summary["static_embedded"] > 0
-    status = run_cli("status", str(repo))
+    status = run_cli("status", str(sample_repo))
     assert "static tier" in status.stdout
-    db = sqlite3.connect(repo / ".sleuth" / "meta.db")
+    db = sqlite3.connect(sample_repo / ".sleuth" / "meta.db")
     (stored,) = db.execute("SELECT value FROM state WHERE key='static_model'").fetchone()
     db.close()
     assert stored.startswith("static:")
