@@ -229,6 +229,11 @@ class MetaStore:
         " c.parent, c.signature, c.symbols, c.text, c.hash"
     )
 
+    #: ``_CHUNK_COLUMNS`` with text only for ``block`` chunks (see ``candidate_rows``).
+    _RANKING_COLUMNS = _CHUNK_COLUMNS.replace(
+        "c.text", "CASE WHEN c.kind='block' THEN c.text ELSE '' END"
+    )
+
     def chunks_by_id(self, ids: Iterable[int]) -> dict[int, ChunkRow]:
         return self._rows_by_id(list(ids), self._CHUNK_COLUMNS)
 
@@ -260,10 +265,7 @@ class MetaStore:
                 missing.append(chunk_id)
             else:
                 out[chunk_id] = row
-        columns = self._CHUNK_COLUMNS.replace(
-            "c.text", "CASE WHEN c.kind='block' THEN c.text ELSE '' END"
-        )
-        out.update(self._rows_by_id(missing, columns))
+        out.update(self._rows_by_id(missing, self._RANKING_COLUMNS))
         if len(self._rows) + len(missing) > ROW_CACHE_SIZE:
             self._rows.clear()  # rare (huge repositories): refilled by the next searches
         self._rows.update((i, out[i]) for i in missing if i in out)
@@ -271,6 +273,8 @@ class MetaStore:
 
     def texts(self, ids: Iterable[int]) -> dict[int, str]:
         ids = list(ids)
+        if not ids:
+            return {}
         marks = ",".join("?" * len(ids))
         rows = self.db.execute(f"SELECT id, text FROM chunks WHERE id IN ({marks})", ids)
         return dict(rows.fetchall())
