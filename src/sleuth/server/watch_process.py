@@ -40,7 +40,8 @@ class WatcherProcess:
 
     @property
     def pid(self) -> int | None:
-        return self._process.pid if self.running and self._process is not None else None
+        process = self._process
+        return process.pid if process is not None and process.poll() is None else None
 
     @property
     def running(self) -> bool:

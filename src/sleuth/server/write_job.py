@@ -18,16 +18,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import IndexBusy, IndexCorrupt, PathError, SleuthError
+from ..errors import SleuthError
 
 #: Niceness of the child that runs an index run.
 WRITER_NICE = 10
-#: The errors a child reports by name, raised again in the daemon (same HTTP status).
-_ERRORS: dict[str, type[SleuthError]] = {
-    "IndexBusy": IndexBusy,
-    "IndexCorrupt": IndexCorrupt,
-    "PathError": PathError,
-}
 
 
 def run_in_child(root: Path, embed: str, path_glob: str | None, full: bool) -> dict[str, Any]:
@@ -49,11 +43,17 @@ def run_in_child(root: Path, embed: str, path_glob: str | None, full: bool) -> d
     if done.returncode == 0 and "error" not in reply:
         return reply
     if "error" in reply:
-        raise _ERRORS.get(reply.get("type", ""), SleuthError)(reply["error"])
+        raise _error_class(reply.get("type", ""))(reply["error"])
     # no report at all: the child crashed or was killed, a server fault (500), not a bad
     # request; the index stays as its last commit left it and the next run completes it
     tail = done.stderr.strip().splitlines()[-1:] or [f"exit code {done.returncode}"]
     raise RuntimeError(f"the index run stopped: {tail[0]}")
+
+
+def _error_class(name: str) -> type[SleuthError]:
+    """The error a child reported, by name, so the daemon answers with its HTTP status."""
+    kinds = {kind.__name__: kind for kind in SleuthError.__subclasses__()}
+    return kinds.get(name, SleuthError)
 
 
 def main(argv: list[str]) -> int:
