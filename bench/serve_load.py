@@ -378,35 +378,27 @@ def main() -> None:
         print(f"over HTTP, one at a time: {sequential}", flush=True)
         cli = cli_runs(root, pool)
         print(f"sleuth search as a new process: {cli}", flush=True)
-        mixed = load(
-            address,
-            token,
-            pool,
-            names,
-            args.seconds,
-            args.clients,
-            False,
-            args.reindex,
-            root,
-            args.reindex_via,
-            args.rate,
-        )
-        print(f"mixed load with re-index runs: {json.dumps(mixed)}", flush=True)
-        unique = None
-        if not args.no_unique:
-            unique = load(
+
+        def phase(all_new: bool) -> dict[str, Any]:
+            return load(
                 address,
                 token,
                 pool,
                 names,
                 args.seconds,
                 args.clients,
-                True,
+                all_new,
                 args.reindex,
                 root,
                 args.reindex_via,
                 args.rate,
             )
+
+        mixed = phase(all_new=False)
+        print(f"mixed load with re-index runs: {json.dumps(mixed)}", flush=True)
+        unique = None
+        if not args.no_unique:
+            unique = phase(all_new=True)
             print(f"all-new queries with re-index runs: {json.dumps(unique)}", flush=True)
     finally:
         process.send_signal(signal.SIGTERM)
