@@ -8,6 +8,7 @@ kills the process at the N-th time it reaches POINT. Points:
   tantivy documents added, neither committed);
 - ``lexical-commit``: while tantivy commits (a thread kills a few ms into it);
 - ``between-commits``: tantivy has committed, SQLite not yet;
+- ``merging``: both have committed, tantivy's segment merges still run (``settle``);
 - ``embed``: a batch of vectors is written, its SQLite transaction not committed;
 - ``publish``: the vectors temp file is written, not yet renamed over vectors.npy.
 """
@@ -51,15 +52,25 @@ def install(point: str, nth: int) -> None:
     elif point in ("lexical-commit", "between-commits"):
         original_commit = LexicalStore.commit
 
-        def commit(self):
+        def commit(self, *args, **kwargs):
             hit = reached()
             if hit and point == "lexical-commit":
                 threading.Thread(target=lambda: (time.sleep(0.003), _die()), daemon=True).start()
-            original_commit(self)
+            original_commit(self, *args, **kwargs)
             if hit:
                 _die()
 
         LexicalStore.commit = commit
+    elif point == "merging":
+        original_settle = LexicalStore.settle
+
+        def settle(self):
+            merging = self._merging is not None
+            if merging and reached():
+                threading.Thread(target=lambda: (time.sleep(0.002), _die()), daemon=True).start()
+            original_settle(self)
+
+        LexicalStore.settle = settle
     elif point == "embed":
         original_put = MetaStore.put_embeddings
 

@@ -155,7 +155,8 @@ def _assert_whole(root: Path, files: int) -> None:
 
 
 @pytest.mark.parametrize(
-    ("point", "nth"), [("batch", 3), ("lexical-commit", 2), ("between-commits", 2)]
+    ("point", "nth"),
+    [("batch", 3), ("lexical-commit", 2), ("between-commits", 2), ("merging", 1)],
 )
 def test_kill_while_indexing_leaves_an_index_that_answers_and_completes(
     tmp_path: Path, point: str, nth: int

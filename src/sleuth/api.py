@@ -110,6 +110,7 @@ class Index:
         self._write_lock = FileLock(self.layout.write_lock)
         self._rechunk = False
         self._history: HistoryIndex | None = None
+        self._embedder_seen = (-1.0, False)  # (monotonic time, running): _background_note
 
     # -- opening ------------------------------------------------------------------------
     def exists(self) -> bool:
@@ -584,7 +585,12 @@ class Index:
         return self.static_embedder.embed([text])[0]
 
     def _background_note(self) -> str:
-        return " (embedding in the background)" if self.background_embedder_pid() else ""
+        """Said on every search of a partly embedded index: the embedder's lock is
+        looked at once a second, not on each of them (a lock try is a file open)."""
+        now = time.monotonic()
+        if now - self._embedder_seen[0] >= 1.0:
+            self._embedder_seen = (now, self.background_embedder_pid() is not None)
+        return " (embedding in the background)" if self._embedder_seen[1] else ""
 
     def _embed_query(self, text: str) -> np.ndarray:
         return query_vectors.get(self.model_id, text, lambda t: self.embedder.embed([t])[0])

@@ -75,10 +75,11 @@ class Indexer:
         self.meta.set("lexical_commit", number)
         self.meta.set("lexical_dirty", 0)
         self.lexical.set_mark(number)
-        self.lexical.commit()
+        self.lexical.commit(settle=False)
         self.meta.db.execute("COMMIT")
         self._unit_started = None
         self.meta.lock.release()
+        self.lexical.settle()  # merges after both commits: readers never wait for them
 
     def _abort(self) -> None:
         """Drop the open unit from both stores (an exception, not a kill)."""

@@ -10,6 +10,7 @@ index run asked for over /reindex runs in a child process so reads go on meanwhi
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import os
@@ -199,10 +200,17 @@ def _json(body: dict[str, Any]) -> bytes:
 
 
 def _warm_up(registry: Registry) -> None:
-    """Load the model in the background, so the first semantic query does not pay for it."""
+    """Load the model in the background, so the first semantic query does not pay for it;
+    then set the heap aside from garbage collection (``_freeze_heap``)."""
     import threading
 
     def load() -> None:
+        try:
+            load_model()
+        finally:
+            _freeze_heap()
+
+    def load_model() -> None:
         """One model for every served repository (they share the model id)."""
         served = [r for r in registry.repositories if r.embed != "none"]
         if not served:
@@ -224,3 +232,11 @@ def _warm_up(registry: Registry) -> None:
                     index._embedder = embedder
 
     threading.Thread(target=load, daemon=True, name="sleuth-warm-up").start()
+
+
+def _freeze_heap() -> None:
+    """Keep the objects alive after start-up (modules, model, open indexes) out of
+    garbage collection: a full collection over them paused every request for 30-60 ms,
+    every few seconds under load (docs/benchmarks.md)."""
+    gc.collect()
+    gc.freeze()

@@ -36,8 +36,8 @@ class UnknownRepository(SleuthError):
 class ResultCache:
     """LRU of answers, each stored with the index stamp it was computed at.
 
-    The stamp (generation, vectors file, lexical commit) changes whenever anything a
-    search reads changes: an index run, new vectors, a tantivy commit. An entry of an
+    The stamp (``ServedRepository.stamp``) changes whenever anything a search reads
+    changes: an index run, new vectors, a commit of new content. An entry of an
     older stamp is never served.
     """
 
@@ -157,39 +157,38 @@ class ServedRepository(Workspace):
         return dict(self._state[1]), stamp
 
     # -- caching ----------------------------------------------------------------------------
-    def stamp(self) -> tuple[int, int, int, int]:
+    def stamp(self) -> tuple[Hashable, ...]:
         """Changes whenever a search could answer differently (see ResultCache).
 
-        Read through a connection of its own, not the reader ``Index``'s: a cached
-        answer is then served from the event loop while a search holds the lock.
+        The generation and the lexical commit number (both in SQLite: the number moves
+        with every tantivy commit of new content, not with the merges tantivy publishes
+        after it), meta.db's inode (a rebuild) and the vectors file. Read through a
+        connection of its own, not the reader ``Index``'s: a cached answer is then
+        served from the event loop while a search holds the lock.
         """
         layout = self.index.layout
-        return (
-            self._generation(layout.meta),
-            _inode(layout.meta),
-            _mtime(layout.vectors),
-            _mtime(layout.lexical / "meta.json"),
-        )
+        return (*self._counters(layout.meta), _inode(layout.meta), _mtime(layout.vectors))
 
-    def _generation(self, meta: Path) -> int:
+    def _counters(self, meta: Path) -> tuple[str, str]:
+        """(generation, lexical commit) as stored; ("-", "-") when unreadable now."""
         with self._stamp_lock:
             inode = _inode(meta)
             if inode < 0:
-                return 0
+                return "0", "0"
             if self._stamp_db is None or self._stamp_db[0] != inode:
                 if self._stamp_db is not None:
                     self._stamp_db[1].close()
                 db = sqlite3.connect(f"file:{meta}?mode=ro", uri=True, check_same_thread=False)
                 self._stamp_db = (inode, db)
             try:
-                row = (
-                    self._stamp_db[1]
-                    .execute("SELECT value FROM state WHERE key='generation'")
-                    .fetchone()
+                rows = dict(
+                    self._stamp_db[1].execute(
+                        "SELECT key, value FROM state WHERE key IN ('generation', 'lexical_commit')"
+                    )
                 )
             except sqlite3.Error:
-                return -1  # not readable now: a stamp no cached answer has
-            return int(row[0]) if row else 0
+                return "-", "-"  # not readable now: a stamp no cached answer has
+            return str(rows.get("generation", "0")), str(rows.get("lexical_commit", "0"))
 
     def answer(self, key: Hashable, refresh: bool, compute: Callable[[dict], Any]) -> Any:
         """The cached answer at the current stamp, or ``compute(index state)`` stored at

@@ -49,6 +49,8 @@ class LexicalStore:
         directory.mkdir(parents=True, exist_ok=True)
         self.index = tantivy.Index(self.schema, path=str(directory))
         self._writer: tantivy.IndexWriter | None = None
+        #: A committed writer whose segment merges may still run (see ``commit``).
+        self._merging: tantivy.IndexWriter | None = None
 
     @classmethod
     def open_or_reset(cls, directory: Path) -> tuple[LexicalStore, bool]:
@@ -62,6 +64,7 @@ class LexicalStore:
     @property
     def writer(self) -> tantivy.IndexWriter:
         if self._writer is None:
+            self.settle()  # one writer per index: the last one's merges end first
             self._writer = self.index.writer(heap_size=64_000_000, num_threads=1)
             self.remove_orphans()
         return self._writer
@@ -121,12 +124,24 @@ class LexicalStore:
     def clear(self) -> None:
         self.writer.delete_all_documents()
 
-    def commit(self) -> None:
+    def commit(self, settle: bool = True) -> None:
+        """Make the writes visible. tantivy then merges segments in the background and
+        publishes the merged set as a new commit of the same documents; ``settle``
+        False leaves that to ``settle()``, so a caller can first commit what must follow
+        this commit closely (the indexer's SQLite transaction: readers wait for the two
+        to agree, and a merge takes a tenth of a second or more)."""
         if self._writer is not None:
             self._writer.commit()
-            self._writer.wait_merging_threads()
-            self._writer = None
+            self._merging, self._writer = self._writer, None
+        if settle:
+            self.settle()
         self.index.reload()
+
+    def settle(self) -> None:
+        """Wait for the merges the last commit started."""
+        if self._merging is not None:
+            merging, self._merging = self._merging, None
+            merging.wait_merging_threads()
 
     def rollback(self) -> None:
         if self._writer is not None:
