@@ -52,8 +52,10 @@ if TYPE_CHECKING:
     from .history import HistoryIndex, HistoryReport, HistoryResponse
 
 MODES = ("hybrid", "semantic", "lexical")
-#: Tries (10 ms apart) to find tantivy and SQLite at the same commit before a search.
-VIEW_ATTEMPTS = 50
+#: Tries to find tantivy and SQLite at the same commit before a search: 1 ms apart at
+#: first (a writer's two commits follow each other within a millisecond or two), then up
+#: to 10 ms apart, about half a second in all.
+VIEW_ATTEMPTS = 60
 EMBED_CHOICES = ("none", "static", "background", "deep")
 #: Which vectors answer the semantic side: ``auto`` takes the deep tier once it is
 #: complete (or covers more chunks than the static one), else the static tier.
@@ -533,7 +535,9 @@ class Index:
                     break
                 meta.db.execute("ROLLBACK")
                 if not self._repair_after_crash(meta):
-                    time.sleep(0.01 if attempt < VIEW_ATTEMPTS - 2 else 0)
+                    time.sleep(
+                        min(0.01, 0.001 * (attempt + 1)) if attempt < VIEW_ATTEMPTS - 2 else 0
+                    )
             else:  # a live writer stays between its two commits: answer from the newest pair
                 meta.db.execute("BEGIN")
             try:

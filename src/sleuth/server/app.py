@@ -62,7 +62,9 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         registry.start()
         if warm:
-            _warm_up(registry)
+            _warm_up(registry)  # freezes the heap once the model is in
+        else:
+            _freeze_heap()
         try:
             yield
         finally:
