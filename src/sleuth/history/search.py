@@ -16,7 +16,7 @@ import tantivy
 
 from .. import config
 from ..search.classify import QueryPlan
-from ..store.lexical import FIELD_BOOSTS, LexicalStore
+from ..store.lexical import FIELD_BOOSTS, LexicalStore, chunk_hits
 from ..store.vectors import VectorStore
 from .results import CommitResult, HistoryResponse, Hunk
 from .store import CommitRow, HistoryStore
@@ -54,10 +54,7 @@ def lexical_hits(
             [(tantivy.Occur.Must, query), (tantivy.Occur.Must, only)]
         )
     searcher = index.searcher()
-    return {
-        int(searcher.doc(address)["chunk_id"][0]): float(score)
-        for score, address in searcher.search(query, limit).hits
-    }
+    return dict(chunk_hits(searcher, searcher.search(query, limit).hits))
 
 
 def semantic_hits(

@@ -167,7 +167,11 @@ class LexicalStore:
             " ".join(terms), list(FIELD_BOOSTS), field_boosts=FIELD_BOOSTS
         )
         searcher = searcher or self.index.searcher()
-        hits = searcher.search(query, limit).hits
-        return [
-            (int(searcher.doc(address)["chunk_id"][0]), float(score)) for score, address in hits
-        ]
+        return chunk_hits(searcher, searcher.search(query, limit).hits)
+
+
+def chunk_hits(searcher: tantivy.Searcher, hits: list) -> list[tuple[int, float]]:
+    """(chunk id, score) of search hits, ids read from the fast field: a stored-document
+    fetch per hit cost more than the search itself."""
+    ids = searcher.fast_field_values("chunk_id", [address for _, address in hits])
+    return [(int(chunk_id), float(score)) for chunk_id, (score, _) in zip(ids, hits, strict=True)]
