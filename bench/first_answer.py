@@ -36,15 +36,23 @@ def _children_cpu() -> float:
 
 
 def sleuth_run(sleuth: str, source: Path, query: str) -> dict:
-    """Cold `sleuth search --json` on a fresh copy: wall and CPU seconds to the answer."""
+    """Cold `sleuth search --json` on a fresh copy: seconds until the answer is printed
+    (its first byte on stdout), until the process exits, and CPU seconds."""
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "repo"
         shutil.copytree(source, copy, ignore=shutil.ignore_patterns(".sleuth"))
         cpu = _children_cpu()
         start = time.perf_counter()
-        proc = subprocess.run(
-            [sleuth, "search", "--json", query, str(copy)], capture_output=True, text=True
+        proc = subprocess.Popen(
+            [sleuth, "search", "--json", query, str(copy)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
         )
+        assert proc.stdout is not None
+        first = proc.stdout.read(1)
+        answered = time.perf_counter() - start
+        stdout = (first + proc.stdout.read()).decode()
+        proc.wait()
         wall = time.perf_counter() - start
         cpu = _children_cpu() - cpu
         status = subprocess.run(
@@ -54,8 +62,13 @@ def sleuth_run(sleuth: str, source: Path, query: str) -> dict:
         if pid and pid > 0:
             os.kill(pid, signal.SIGTERM)
             time.sleep(0.5)
-        data = json.loads(proc.stdout)
-        return {"seconds": wall, "cpu": cpu, "results": len(data["results"])}
+        data = json.loads(stdout)
+        return {
+            "answered": answered,
+            "seconds": wall,
+            "cpu": cpu,
+            "results": len(data["results"]),
+        }
 
 
 def ripgrep_run(source: Path, query: str) -> dict:
@@ -68,6 +81,10 @@ def ripgrep_run(source: Path, query: str) -> dict:
 def _summary(runs: list[dict]) -> dict:
     seconds = [r["seconds"] for r in runs]
     out = {"median": statistics.median(seconds), "min": min(seconds), "max": max(seconds)}
+    if runs and "answered" in runs[0]:
+        answered = [r["answered"] for r in runs]
+        out["answered_median"] = statistics.median(answered)
+        out["answered_range"] = [min(answered), max(answered)]
     if runs and "cpu" in runs[0]:
         out["cpu_median"] = statistics.median(r["cpu"] for r in runs)
     return out
@@ -97,6 +114,9 @@ def main() -> int:
     summary = {name: _summary(r) for name, r in runs.items() if r}
     if "baseline" in summary:
         summary["ratio_median"] = summary["sleuth"]["median"] / summary["baseline"]["median"]
+        summary["ratio_answered"] = (
+            summary["sleuth"]["answered_median"] / summary["baseline"]["answered_median"]
+        )
         pairs = zip(runs["sleuth"], runs["baseline"], strict=True)
         summary["ratio_per_pair"] = [a["seconds"] / b["seconds"] for a, b in pairs]
     result = {
