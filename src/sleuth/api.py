@@ -247,7 +247,9 @@ class Index:
             meta = self._open()
             assert self._lexical is not None
             full = full or self._rechunk
-            update = Indexer(self.root, meta, self._lexical).update(progress, full=full)
+            update = Indexer(self.root, meta, self._lexical).update(
+                progress, full=full, finish=lambda done: self._finish_run(meta, done, full)
+            )
             if self._rechunk:
                 meta.set("chunker_version", config.CHUNKER_VERSION)
                 self._rechunk = False
@@ -279,7 +281,9 @@ class Index:
         with self._write_lock.hold(lock_timeout):
             meta = self._open()
             assert self._lexical is not None
-            update = Indexer(self.root, meta, self._lexical).update_paths(relative, rules)
+            update = Indexer(self.root, meta, self._lexical).update_paths(
+                relative, rules, finish=lambda done: self._finish_run(meta, done, False)
+            )
             report = IndexReport(update, notices=list(self.notices))
             self._publish(meta, update, False, report, embed, _quiet)
         return self._after_update(report, meta, embed, _quiet)
@@ -309,17 +313,26 @@ class Index:
         embed: str,
         progress: Progress,
     ) -> None:
-        """After a run (write lock held): vectors follow SQLite, the static tier fills
-        in (thousands of chunks a second), then the generation moves."""
+        """After a run (write lock held): the static tier fills in (thousands of chunks
+        a second); vectors and generation moved with the run's last unit (``_finish_run``)."""
         changed = bool(update.changed or update.removed or full)
-        if changed or not self.layout.vectors.exists():
-            publish_vectors(meta, self.layout)
         if embed != "none" and (embed == "static" or self.has_static_tier()):
             report.static_embedded = self._fill_static(meta, progress, changed)
             report.notices = list(self.notices)
         report.static = meta.get("static_model") is not None
+
+    def _finish_run(self, meta: MetaStore, update: UpdateReport, full: bool) -> None:
+        """In a run's last unit, just before it commits: vectors follow SQLite (read in
+        the open transaction) and the generation moves, so a reader sees the run land
+        once instead of three times (content, vectors, generation), and a daemon's
+        answer cache is invalidated once per run. Vectors published ahead of a commit
+        that then fails hold a few ids SQLite lacks: searches drop those, and the next
+        run publishes again."""
+        changed = bool(update.changed or update.removed or full)
+        if changed or not self.layout.vectors.exists():
+            publish_vectors(meta, self.layout)
         if changed:
-            self._bump_generation(meta)
+            meta.set("generation", int(meta.get("generation", "0") or 0) + 1)
 
     def _after_update(
         self, report: IndexReport, meta: MetaStore, embed: str, progress: Progress
@@ -650,10 +663,6 @@ class Index:
         if not self.exists():
             return 0
         return int(self._open().get("generation", "0") or 0)
-
-    def _bump_generation(self, meta: MetaStore) -> None:
-        with meta.transaction():
-            meta.set("generation", int(meta.get("generation", "0") or 0) + 1)
 
     def refresh(
         self,

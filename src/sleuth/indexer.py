@@ -31,9 +31,15 @@ from .store.meta import MetaStore
 #: progress(phase, done, total, note): phases are "scan", "index", "embed"; the note
 #: says what else grew (e.g. "1,204 chunks").
 Progress = Callable[..., None]
+#: finish(report): the caller's writes that go into a run's last unit (see ``update``).
+Finish = Callable[["UpdateReport"], None]
 
 
 def _quiet(phase: str, done: int, total: int, note: str = "") -> None:
+    return None
+
+
+def _nothing(report: UpdateReport) -> None:
     return None
 
 
@@ -104,17 +110,23 @@ class Indexer:
         return self.lexical.mark() == int(self.meta.get("lexical_commit", "0") or 0)
 
     # -- runs -----------------------------------------------------------------------------
-    def update(self, progress: Progress = _quiet, full: bool = False) -> UpdateReport:
+    def update(
+        self, progress: Progress = _quiet, full: bool = False, finish: Finish = _nothing
+    ) -> UpdateReport:
+        """Bring every file up to date. ``finish(report)`` runs inside the last unit,
+        before it commits (the caller's own writes that must land with the run)."""
         try:
             with ExitStack() as stack:  # shuts worker processes down, also on errors
-                return self._update(progress, full, stack)
+                return self._update(progress, full, stack, finish)
         except BaseException:
             self._abort()
             raise
         finally:
             self._pool = None
 
-    def _update(self, progress: Progress, full: bool, stack: ExitStack) -> UpdateReport:
+    def _update(
+        self, progress: Progress, full: bool, stack: ExitStack, finish: Finish
+    ) -> UpdateReport:
         report = UpdateReport()
         if not full and not self.lexical_in_step():
             report.lexical_rebuilt = True
@@ -159,6 +171,7 @@ class Indexer:
         self._write_all(batches, len(todo), known, report, progress)
         self._begin()
         self.meta.replace_skipped(skipped)
+        finish(report)
         self._commit()
         _count_skipped(report, (reason for _, reason in skipped))
         return report
@@ -182,7 +195,11 @@ class Indexer:
         return pool
 
     def update_paths(
-        self, paths: list[str], rules: PathRules | None = None, progress: Progress = _quiet
+        self,
+        paths: list[str],
+        rules: PathRules | None = None,
+        progress: Progress = _quiet,
+        finish: Finish = _nothing,
     ) -> UpdateReport:
         """Bring only these repository-relative paths (files or folders) up to date.
 
@@ -194,12 +211,14 @@ class Indexer:
         sees a renamed file at its old path or at its new one, never at neither.
         """
         try:
-            return self._update_paths(paths, rules or PathRules(self.root), progress)
+            return self._update_paths(paths, rules or PathRules(self.root), progress, finish)
         except BaseException:
             self._abort()
             raise
 
-    def _update_paths(self, paths: list[str], rules: PathRules, progress: Progress) -> UpdateReport:
+    def _update_paths(
+        self, paths: list[str], rules: PathRules, progress: Progress, finish: Finish
+    ) -> UpdateReport:
         report = UpdateReport()
         if not self.lexical_in_step():
             report.lexical_rebuilt = True
@@ -213,6 +232,7 @@ class Indexer:
         report.unchanged = len(found) - report.changed
         self._begin()
         self.meta.update_skipped(scopes, [(s.path, s.reason) for s in skipped])
+        finish(report)
         self._commit()
         _count_skipped(report, (item.reason for item in skipped))
         return report

@@ -162,12 +162,19 @@ class ServedRepository(Workspace):
 
         The generation and the lexical commit number (both in SQLite: the number moves
         with every tantivy commit of new content, not with the merges tantivy publishes
-        after it), meta.db's inode (a rebuild) and the vectors file. Read through a
-        connection of its own, not the reader ``Index``'s: a cached answer is then
-        served from the event loop while a search holds the lock.
+        after it), meta.db's inode (a rebuild) and the vectors files (the background
+        embedder publishes between runs; an index run publishes within its last unit,
+        so a run moves the stamp about once). Read through a connection of its own, not
+        the reader ``Index``'s: a cached answer is then served from the event loop while
+        a search holds the lock.
         """
         layout = self.index.layout
-        return (*self._counters(layout.meta), _inode(layout.meta), _mtime(layout.vectors))
+        return (
+            *self._counters(layout.meta),
+            _inode(layout.meta),
+            _mtime(layout.vectors),
+            _mtime(layout.vectors_of("static")),
+        )
 
     def _counters(self, meta: Path) -> tuple[str, str]:
         """(generation, lexical commit) as stored; ("-", "-") when unreadable now."""
