@@ -205,6 +205,11 @@ class Index:
             self._history.close()
 
     @property
+    def model_loaded(self) -> bool:
+        """The transformer is in memory (a query can be embedded without loading it)."""
+        return self._embedder is not None
+
+    @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
             self._embedder = load_embedder(self.model_id)

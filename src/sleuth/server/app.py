@@ -2,9 +2,11 @@
 
 Endpoints mirror the MCP tools and answer with the same dicts (``sleuth.service``);
 /search answers in the `sleuth search --json` schema plus ``index`` (state and
-generation). Endpoints are plain functions, so FastAPI runs them in its thread pool
-and the event loop stays free; reads of one repository take its lock in turn, and an
-index run asked for over /reindex runs in a child process so reads go on meanwhile.
+generation). Reads of one repository take its lock in turn: /search, /symbols and
+/related on the event loop when the answer is cached or needs nothing but CPU
+(``serve_read``), the other endpoints and anything that may wait in FastAPI's thread
+pool; an index run asked for over /reindex runs in a child process so reads go on
+meanwhile.
 """
 
 from __future__ import annotations
@@ -83,24 +85,45 @@ def create_app(
     install_error_handlers(app)
 
     async def serve_read(
-        repo: ServedRepository, key: tuple, refresh: bool, work: Callable[[], dict[str, Any]]
+        repo: ServedRepository,
+        key: tuple,
+        refresh: bool,
+        work: Callable[[], dict[str, Any]],
+        needs_model: bool = False,
     ) -> Response:
-        """An answer from the cache without leaving the event loop when there is one at
-        the current stamp; else ``work`` in the thread pool, under the repository lock.
+        """An answer from the cache when there is one at the current stamp; else
+        ``work`` under the repository lock: on the event loop itself when nothing makes
+        it wait (``ServedRepository.answers_at_once``) and the lock is free, else in the
+        thread pool.
 
         Answers are cached serialized, with the index state of their stamp, so a hit
-        costs a lock try, one SQLite read, two stats and a dict lookup.
+        costs one SQLite read, three stats and a dict lookup. A search costs a few
+        milliseconds of CPU: computed in a pool thread it also had to win the
+        interpreter lock back from the event loop again and again, which doubled the
+        99th percentile under load (docs/benchmarks.md).
         """
         body = repo.peek(key, refresh)
+        at_once = body is None and repo.answers_at_once(refresh, needs_model)
+        if at_once and repo.lock.acquire(blocking=False):
+            try:
+                body = answer(repo, key, refresh, work)
+            finally:
+                repo.lock.release()
         if body is None:
             body = await run_in_threadpool(compute, repo, key, refresh, work)
         return Response(body, media_type="application/json")
+
+    def answer(
+        repo: ServedRepository, key: tuple, refresh: bool, work: Callable[[], dict[str, Any]]
+    ) -> bytes:
+        """The answer with the lock held."""
+        return repo.answer(key, refresh, lambda state: _json({**work(), "index": state}))
 
     def compute(
         repo: ServedRepository, key: tuple, refresh: bool, work: Callable[[], dict[str, Any]]
     ) -> bytes:
         with repo.lock:
-            return repo.answer(key, refresh, lambda state: _json({**work(), "index": state}))
+            return answer(repo, key, refresh, work)
 
     async def serve_query(
         name: str,
@@ -114,7 +137,8 @@ def create_app(
         options = request.model_dump(exclude={"repo", "refresh"})
         options["category"] = options.pop("type")
         key = (name, tuple(sorted(options.items())))
-        return await serve_read(repo, key, refresh, lambda: call(repo, **options))
+        needs_model = options.get("mode", "lexical") != "lexical"  # a query to embed
+        return await serve_read(repo, key, refresh, lambda: call(repo, **options), needs_model)
 
     @app.post("/search", summary="Search code (the `sleuth search --json` schema)")
     async def search(request: SearchRequest) -> Response:

@@ -207,10 +207,22 @@ class ServedRepository(Workspace):
         """A cached answer, without waiting for the lock (a search may hold it): None
         when a refresh is due, the first build runs, or nothing is cached at the
         current stamp."""
-        due = time.monotonic() - self._last_check >= REFRESH_INTERVAL
-        if (refresh and not self.watching and due) or self._index is None or self.building:
+        if self._must_prepare(refresh):
             return None
         return self.results.peek(key, self.stamp())
+
+    def answers_at_once(self, refresh: bool, needs_model: bool) -> bool:
+        """Whether an answer needs nothing but CPU: no first build to wait for, no stat
+        check due, and the model in memory when the query is to be embedded (loading it
+        takes a quarter of a second)."""
+        if self._must_prepare(refresh):
+            return False
+        return not needs_model or self.index.model_loaded
+
+    def _must_prepare(self, refresh: bool) -> bool:
+        """A stat check is due, or there is no open index or a first build runs."""
+        due = time.monotonic() - self._last_check >= REFRESH_INTERVAL
+        return (refresh and not self.watching and due) or self._index is None or self.building
 
     def close(self) -> None:
         self.stop_watching()
