@@ -17,11 +17,22 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from usearch.index import Index
 
 from .. import config
+
+if TYPE_CHECKING:
+    from usearch.index import Index
+
+
+def _usearch() -> type[Index]:
+    """usearch's Index, imported on first use: only indexes of 200k+ vectors have a
+    graph, and the import costs every command 30 ms."""
+    from usearch.index import Index
+
+    return Index
 
 
 def _atomic_write(path: Path, suffix: str, write) -> None:
@@ -104,7 +115,7 @@ class VectorStore:
         if graph_mtime < 0 or len(self.keys) < config.HNSW_MIN_VECTORS:
             return
         try:
-            graph = Index.restore(str(graph_path(self.path)), view=True)
+            graph = _usearch().restore(str(graph_path(self.path)), view=True)
         except (OSError, RuntimeError, ValueError):
             return  # unreadable graph: exact search stays correct
         if graph is None:
@@ -207,7 +218,7 @@ def refresh_graph(path: Path, keys: np.ndarray, vectors: np.ndarray) -> bool:
         return False
     if target.exists():
         try:
-            graph = Index.restore(str(target), view=True)
+            graph = _usearch().restore(str(target), view=True)
             built = np.asarray(graph.keys, dtype=np.int64) if graph is not None else None
         except (OSError, RuntimeError, ValueError):
             built = None
@@ -215,7 +226,7 @@ def refresh_graph(path: Path, keys: np.ndarray, vectors: np.ndarray) -> bool:
             changed = np.setxor1d(built, keys, assume_unique=True).size
             if changed <= config.HNSW_REBUILD_SHARE * len(keys):
                 return False
-    graph = Index(
+    graph = _usearch()(
         ndim=vectors.shape[1], metric="cos", dtype="f16", connectivity=16, expansion_add=64
     )
     graph.add(keys.astype(np.int64), vectors.astype(np.float32), threads=os.cpu_count() or 1)
