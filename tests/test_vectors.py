@@ -92,3 +92,27 @@ def test_a_file_of_the_older_format_is_read_until_the_next_publish(tmp_path: Pat
     assert path.exists() and not path.with_suffix(".npz").exists()
     store.load()
     assert len(store) == 10 and store.search(vectors[3], 1)[0][0] == 3
+
+
+def test_an_index_run_builds_the_graph_after_its_commit(
+    sample_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run publishes its vectors inside its last unit without the graph (minutes on a
+    real index would hold the transaction); the graph follows once the unit is in."""
+    from sleuth import Index
+
+    index = Index(sample_repo)
+    index.index(embed="deep")
+    vectors_file = index.layout.vectors
+    count = len(np.load(vectors_file, mmap_mode="r"))
+    monkeypatch.setattr(config, "HNSW_MIN_VECTORS", max(2, count // 2))
+    graph_path(vectors_file).unlink(missing_ok=True)
+    (sample_repo / "src" / "added.py").write_text("def added_helper():\n    return 1\n")
+
+    report = index.index(embed="none")
+
+    assert report.update.changed == 1
+    assert graph_path(vectors_file).exists()
+    store = VectorStore(vectors_file)
+    store.load()
+    assert store._graph is not None

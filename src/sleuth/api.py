@@ -43,7 +43,7 @@ from .store.layout import Layout
 from .store.lexical import LexicalStore
 from .store.lock import FileLock
 from .store.meta import ChunkRow, DefinitionRow, FileRow, MetaStore, schema_version_of
-from .store.vectors import VectorStore, graph_path
+from .store.vectors import VectorStore, graph_path, refresh_graph_of
 from .tokens import query_terms, split_identifier
 
 if TYPE_CHECKING:
@@ -321,6 +321,8 @@ class Index:
         """After a run (write lock held): the static tier fills in (thousands of chunks
         a second); vectors and generation moved with the run's last unit (``_finish_run``)."""
         changed = bool(update.changed or update.removed or full)
+        if changed:  # the HNSW graph of a very large index, outside the run's transaction
+            refresh_graph_of(self.layout.vectors)
         if embed != "none" and (embed == "static" or self.has_static_tier()):
             report.static_embedded = self._fill_static(meta, progress, changed)
             report.notices = list(self.notices)
@@ -332,10 +334,12 @@ class Index:
         once instead of three times (content, vectors, generation), and a daemon's
         answer cache is invalidated once per run. Vectors published ahead of a commit
         that then fails hold a few ids SQLite lacks: searches drop those, and the next
-        run publishes again."""
+        run publishes again. The HNSW graph of a very large index (minutes to build)
+        is left to ``_publish``, after the commit: the embedder's writes would time out
+        behind this transaction."""
         changed = bool(update.changed or update.removed or full)
         if changed or not self.layout.vectors.exists():
-            publish_vectors(meta, self.layout)
+            publish_vectors(meta, self.layout, final=False)
         if changed:
             meta.set("generation", int(meta.get("generation", "0") or 0) + 1)
 

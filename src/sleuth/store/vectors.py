@@ -207,6 +207,16 @@ def _mtime(path: Path) -> int:
         return -1
 
 
+def refresh_graph_of(path: Path) -> bool:
+    """``refresh_graph`` for the vectors file as it is on disk (written without a graph
+    inside an index run's transaction). Cheap below ``config.HNSW_MIN_VECTORS``."""
+    try:
+        keys, vectors = _read(path)
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return refresh_graph(path, keys, vectors)
+
+
 def refresh_graph(path: Path, keys: np.ndarray, vectors: np.ndarray) -> bool:
     """Build or drop the HNSW graph for these vectors as their count requires.
 
