@@ -40,6 +40,9 @@ PRIORS = {
     # an older version folder (src/v3/) beside a newer one among the candidates (src/v4/),
     # unless the query names that version
     "superseded": 0.6,
+    # type-declaration modules (a types/ folder, .d.ts files) for questions in words:
+    # they describe shapes, the code that does the work is elsewhere
+    "declarations": 0.75,
 }
 
 #: Other ranking signals, each switched off in the ablation (False or 0 is neutral).
@@ -165,6 +168,8 @@ def apply_priors(
         version = _version_of(row.path)
         if version is not None and version[1] < newest.get(version[0], 0):
             factor *= PRIORS["superseded"]
+        if plan.kind != "identifier" and _DECLARATIONS.search(row.path):
+            factor *= PRIORS["declarations"]
         place = _place_of(row.path)
         if place == "generated":
             factor *= PRIORS["generated"]
@@ -197,6 +202,9 @@ def _newest_versions(scored: list[Scored], terms: tuple[str, ...]) -> dict[str, 
         if f"v{number}" in terms:
             asked.add(parent)
     return {parent: number for parent, number in newest.items() if parent not in asked}
+
+
+_DECLARATIONS = re.compile(r"(^|/)(types|typings|@types)/|\.d\.ts$")
 
 
 @lru_cache(maxsize=65_536)
