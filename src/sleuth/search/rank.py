@@ -40,8 +40,8 @@ PRIORS = {
     # an older version folder (src/v3/) beside a newer one among the candidates (src/v4/),
     # unless the query names that version
     "superseded": 0.6,
-    # type-declaration modules (a types/ folder, .d.ts files) for questions in words:
-    # they describe shapes, the code that does the work is elsewhere
+    # TypeScript/JavaScript type-declaration modules (a types/ folder, .d.ts files) for
+    # questions in words: they describe shapes, the code that does the work is elsewhere
     "declarations": 0.75,
 }
 
@@ -168,7 +168,11 @@ def apply_priors(
         version = _version_of(row.path)
         if version is not None and version[1] < newest.get(version[0], 0):
             factor *= PRIORS["superseded"]
-        if plan.kind != "identifier" and _DECLARATIONS.search(row.path):
+        if (
+            plan.kind != "identifier"
+            and row.language in _DECLARING_LANGUAGES
+            and _DECLARATIONS.search(row.path)
+        ):
             factor *= PRIORS["declarations"]
         place = _place_of(row.path)
         if place == "generated":
@@ -204,7 +208,10 @@ def _newest_versions(scored: list[Scored], terms: tuple[str, ...]) -> dict[str, 
     return {parent: number for parent, number in newest.items() if parent not in asked}
 
 
+#: Type-declaration modules of TypeScript and JavaScript (prior ``declarations``); in
+#: other languages a types/ folder often holds working code (Go packages, Rust crates).
 _DECLARATIONS = re.compile(r"(^|/)(types|typings|@types)/|\.d\.ts$")
+_DECLARING_LANGUAGES = frozenset({"typescript", "tsx", "javascript"})
 
 
 @lru_cache(maxsize=65_536)
