@@ -292,3 +292,39 @@ def test_the_newest_version_folder_comes_first_unless_the_query_names_another(
     named = index.search("parse schema definition in v1", mode="lexical").results
     assert named[0].path == "lib/v1/schema.py"
     index.close()
+
+
+def test_type_declarations_rank_below_the_code_that_does_the_work(tmp_path: Path) -> None:
+    """A question in words wants the reducer, not the interface whose comment repeats
+    its words (without the prior the interface comes first here); a query naming the
+    type still finds its declaration first."""
+    root = _write(
+        tmp_path / "repo",
+        {
+            "src/types/reducers.ts": (
+                "/** A reducer combines the current state and an action into new state:"
+                " every action and state pass through it. */\n"
+                "export interface CombinedReducer<S, A> {\n"
+                "  (state: S | undefined, action: A): S\n"
+                "}\n"
+            ),
+            "src/reducers.ts": (
+                "export function combineReducers(reducers) {\n"
+                "  // each reducer gets its own slice\n"
+                "  return function combination(state = {}, action) {\n"
+                "    const next = {}\n"
+                "    for (const key of Object.keys(reducers)) {\n"
+                "      next[key] = reducers[key](state[key], action)\n"
+                "    }\n"
+                "    return next\n"
+                "  }\n"
+                "}\n"
+            ),
+        },
+    )
+    index = Index(root)
+    words = index.search("how a reducer combines state and action", mode="lexical").results
+    assert words[0].path == "src/reducers.ts"
+    named = index.search("CombinedReducer", mode="lexical").results
+    assert named[0].path == "src/types/reducers.ts"
+    index.close()
