@@ -354,3 +354,18 @@ def test_cli_no_match_exits_1_with_the_reason(history_repo):
     assert proc.returncode == 1
     assert "no commits for 'upload': no commit passes the filters" in proc.stderr
     assert proc.stdout == ""
+
+
+def test_a_history_longer_than_one_batch_is_indexed_whole(tmp_path, monkeypatch):
+    """More commits than one batch: the batches commit in turn (regression: a renamed
+    setting made every history of 500+ commits stop after its first batch)."""
+    from sleuth import config
+    from sleuth.history import index as history_index
+
+    monkeypatch.setattr(history_index, "BATCH_COMMITS", 3)
+    monkeypatch.setattr(config, "COMMIT_SECONDS", 0.0)
+    root = tmp_path / "repo"
+    build_history_repo(root)
+    history = HistoryIndex(root)
+    assert history.update(embed="none").new_commits == 8
+    assert history.search("upload", 10, mode="lexical").results

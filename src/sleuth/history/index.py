@@ -239,7 +239,7 @@ class HistoryIndex:
                 done += self._write_batch(store, batch)
                 batch = []
                 progress("history", done, max(total[0], done) if total else 0)
-                if time.monotonic() - last_commit >= config.LEXICAL_COMMIT_SECONDS:
+                if time.monotonic() - last_commit >= config.COMMIT_SECONDS:
                     lexical.commit()
                     store.set("lexical_dirty", 0)
                     last_commit = time.monotonic()
