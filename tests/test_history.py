@@ -369,3 +369,9 @@ def test_a_history_longer_than_one_batch_is_indexed_whole(tmp_path, monkeypatch)
     history = HistoryIndex(root)
     assert history.update(embed="none").new_commits == 8
     assert history.search("upload", 10, mode="lexical").results
+
+
+def test_a_filter_that_leaves_one_commit_still_answers_in_semantic_mode(history_repo):
+    root, shas = history_repo
+    response = HistoryIndex(root).search("parser", 10, since="2024-01-01", mode="semantic")
+    assert _shas(response) == {shas["remove_xml"]}

@@ -81,11 +81,13 @@ def fuse(
     top = max(lexical.values(), default=0.0) or 1.0
     high = max(semantic.values(), default=0.0)
     low = min(semantic.values(), default=0.0)
-    spread = (high - low) or 1.0
+    spread = high - low
     scores = {}
     for commit_id in set(lexical) | set(semantic):
         lex = lexical.get(commit_id, 0.0) / top
-        sem = (semantic[commit_id] - low) / spread if commit_id in semantic else None
+        sem = None
+        if commit_id in semantic:  # all alike (one commit left by a filter): all best
+            sem = (semantic[commit_id] - low) / spread if spread else 1.0
         if mode == "lexical":
             scores[commit_id] = lex
         elif mode == "semantic":
