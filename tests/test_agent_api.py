@@ -193,6 +193,15 @@ def test_related_by_vectors_and_by_words(embedded_repo: Path, lexical_repo: Path
         Index(lexical_repo).related("src/app.py:1", category="everything")
 
 
+def test_related_to_a_whole_file_lists_other_files(embedded_repo: Path) -> None:
+    """A path without a line stands for the whole file: none of its chunks come back."""
+    whole = Index(embedded_repo).related("src/uploads/retry.py", k=5)
+    assert whole.mode == "semantic" and whole.results
+    assert all(r.path != "src/uploads/retry.py" for r in whole.results)
+    with pytest.raises(QueryError, match="past its end"):
+        Index(embedded_repo).related("src/uploads/retry.py:999")
+
+
 def test_render_respects_the_budget(tmp_path: Path) -> None:
     lines = "\n".join(f"    value_{i} = compute({i}) + other_value_{i}" for i in range(3000))
     root = write_tree(tmp_path / "big", {"big.py": f"def huge():\n{lines}\n"})

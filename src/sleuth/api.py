@@ -1138,18 +1138,31 @@ class Index:
             if anchor is None:
                 stale = self._stale(meta, text, ref, None)
                 raise QueryError(f"stale handle {text!r}: {stale.message}; search again")
-        else:
+        whole_file: list[ChunkRow] = []  # a path without a line: the file as a whole
+        if not isinstance(ref, HandleRef):
             path = self._indexed_path(meta, ref.path)
             chunks = meta.chunks_in_file(path)
-            anchor = _smallest_holding(chunks, ref.start_line or 1) or (
-                chunks[0] if chunks else None
-            )
-            if anchor is None:
+            if not chunks:
                 raise QueryError(f"{path}: the index holds no chunk for it")
+            if ref.start_line is None:
+                anchor, whole_file = chunks[0], chunks
+            else:
+                last = max(c.end_line for c in chunks)
+                if ref.start_line > last:
+                    raise QueryError(
+                        f"{path} has {last} lines: line {ref.start_line} is past its end"
+                    )
+                anchor = _smallest_holding(chunks, ref.start_line) or chunks[0]
         self._vectors.load()
         self._lexical.index.reload()
         pool = config.CANDIDATES * (5 if category else 1)
         vector = self._vectors.vector_of(anchor.id)
+        if whole_file:  # the mean direction of the file's chunks, as the graph uses
+            found = [v for v in map(self._vectors.vector_of, (c.id for c in whole_file))]
+            found = [v for v in found if v is not None]
+            if found:
+                mean = np.mean(np.asarray(found, dtype=np.float32), axis=0)
+                vector = mean / (float(np.linalg.norm(mean)) or 1.0)
         response = SearchResponse(query=text, mode="semantic")
         if vector is not None:
             hits = self._vectors.search(vector, pool + 1)
@@ -1162,6 +1175,8 @@ class Index:
         for chunk_id, score in hits:
             row = rows.get(chunk_id)
             if row is None or chunk_id == anchor.id:
+                continue
+            if whole_file and row.path == anchor.path:
                 continue
             if row.path == anchor.path and (
                 row.start_line <= anchor.end_line and row.end_line >= anchor.start_line
