@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 def print_check(index: Index, as_json: bool) -> None:
-    out = Console(highlight=False, soft_wrap=True)
+    out = Console(highlight=False, soft_wrap=True, emoji=False)
     report = index.check(repair=True)
     if as_json:
         out.print_json(json.dumps(report.to_dict()))

@@ -11,10 +11,11 @@ import sys
 from collections.abc import Callable
 
 from rich.console import Console
+from rich.markup import escape
 
 from ..errors import SleuthError
 
-_err = Console(stderr=True, highlight=False, soft_wrap=True)
+_err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 def run_guarded(command: Callable[[], object]) -> None:
@@ -22,7 +23,7 @@ def run_guarded(command: Callable[[], object]) -> None:
     try:
         command()
     except SleuthError as exc:
-        _err.print(f"[bold red]error:[/] {exc}")
+        _err.print(f"[bold red]error:[/] {escape(str(exc))}")
         sys.exit(1)
     except KeyboardInterrupt:
         _err.print("interrupted: finished batches are kept; run the command again to resume")
@@ -30,13 +31,14 @@ def run_guarded(command: Callable[[], object]) -> None:
     except BrokenPipeError:
         sys.exit(0)
     except OSError as exc:
-        _err.print(f"[bold red]error:[/] {exc.strerror or exc}: {exc.filename or ''}")
+        message = f"{exc.strerror or exc}: {exc.filename or ''}"
+        _err.print(f"[bold red]error:[/] {escape(message)}")
         sys.exit(1)
     except Exception as exc:  # the last line of defence: one line, never a traceback
         if os.environ.get("SLEUTH_DEBUG"):
             raise
         _err.print(
-            f"[bold red]error:[/] unexpected {type(exc).__name__}: {exc} "
+            f"[bold red]error:[/] unexpected {type(exc).__name__}: {escape(str(exc))} "
             "(set SLEUTH_DEBUG=1 for details)"
         )
         sys.exit(1)

@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from ..history.results import HistoryResponse
     from ..results import SearchResponse
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True, emoji=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 class Mode(StrEnum):

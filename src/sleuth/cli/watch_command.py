@@ -47,8 +47,8 @@ def watch(
     """
     from ..api import Index
 
-    out = Console(highlight=False, soft_wrap=True)
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    out = Console(highlight=False, soft_wrap=True, emoji=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
     index = Index(path)
 
     def report(batch: WatchBatch) -> None:
