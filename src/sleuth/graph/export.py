@@ -1,4 +1,4 @@
-"""Graph exports: JSON (schema in schema.json and docs/graph.md), DOT, and HTML."""
+"""Graph exports: JSON (schema in schema.json, described in the README), DOT, and HTML."""
 
 from __future__ import annotations
 
