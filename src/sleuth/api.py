@@ -320,7 +320,7 @@ class Index:
     ) -> None:
         """After a run (write lock held): the static tier fills in (thousands of chunks
         a second); vectors and generation moved with the run's last unit (``_finish_run``)."""
-        changed = bool(update.changed or update.removed or full)
+        changed = _run_changed(update, full)
         if changed:  # the HNSW graph of a very large index, outside the run's transaction
             refresh_graph_of(self.layout.vectors)
         if embed != "none" and (embed == "static" or self.has_static_tier()):
@@ -337,7 +337,7 @@ class Index:
         run publishes again. The HNSW graph of a very large index (minutes to build)
         is left to ``_publish``, after the commit: the embedder's writes would time out
         behind this transaction."""
-        changed = bool(update.changed or update.removed or full)
+        changed = _run_changed(update, full)
         if changed or not self.layout.vectors.exists():
             publish_vectors(meta, self.layout, final=False)
         if changed:
@@ -1158,8 +1158,7 @@ class Index:
         pool = config.CANDIDATES * (5 if category else 1)
         vector = self._vectors.vector_of(anchor.id)
         if whole_file:  # the mean direction of the file's chunks, as the graph uses
-            found = [v for v in map(self._vectors.vector_of, (c.id for c in whole_file))]
-            found = [v for v in found if v is not None]
+            found = [v for c in whole_file if (v := self._vectors.vector_of(c.id)) is not None]
             if found:
                 mean = np.mean(np.asarray(found, dtype=np.float32), axis=0)
                 vector = mean / (float(np.linalg.norm(mean)) or 1.0)
@@ -1242,6 +1241,11 @@ class Index:
             raise SleuthError("there is no index yet: run `sleuth index --embed deep` first")
         meta = self._open()
         return build_graph(meta, str(self.root), self.model_id, type, k, threshold, path)
+
+
+def _run_changed(update: UpdateReport, full: bool) -> bool:
+    """Whether an index run changed what searches read (it moves the generation)."""
+    return bool(update.changed or update.removed or full)
 
 
 def _overlaps(result: Result, other: Result) -> bool:

@@ -62,6 +62,13 @@ def _read(path: Path) -> tuple[np.ndarray, np.ndarray]:
     if path.suffix == ".npz":
         with np.load(path) as data:
             return data["keys"], data["vectors"].astype(np.float32)
+    keys, vectors = _mapped(path)
+    return np.ascontiguousarray(keys), vectors
+
+
+def _mapped(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """(chunk ids, vectors) of a .npy vectors file, both views of the mapped records:
+    nothing is read until used."""
     # Windows cannot replace a file that is mapped: read it whole there.
     records = np.load(path, mmap_mode=None if os.name == "nt" else "r")
     if records.dtype.names != ("key", "vector"):
@@ -69,7 +76,7 @@ def _read(path: Path) -> tuple[np.ndarray, np.ndarray]:
     vectors = records["vector"]
     if vectors.ndim != 2:
         raise ValueError(f"{path.name}: not a vectors file")
-    return np.ascontiguousarray(records["key"]), vectors
+    return records["key"], vectors
 
 
 def graph_path(path: Path) -> Path:
@@ -209,9 +216,10 @@ def _mtime(path: Path) -> int:
 
 def refresh_graph_of(path: Path) -> bool:
     """``refresh_graph`` for the vectors file as it is on disk (written without a graph
-    inside an index run's transaction). Cheap below ``config.HNSW_MIN_VECTORS``."""
+    inside an index run's transaction). Below ``config.HNSW_MIN_VECTORS`` it reads
+    nothing but the file's header: it runs after every index run that changed files."""
     try:
-        keys, vectors = _read(path)
+        keys, vectors = _mapped(path)
     except (OSError, ValueError, KeyError, TypeError):
         return False
     return refresh_graph(path, keys, vectors)
