@@ -315,7 +315,7 @@ class Indexer:
                 record.skip_reason,
             )
             stored.append((file_id, record))
-            rows.append((file_id, record.chunks, record.definitions, row is not None))
+            rows.append((file_id, record.chunks, record.definitions, row is not None, record.terms))
         chunk_ids = self.meta.replace_chunks(rows)
         for (file_id, record), ids in zip(stored, chunk_ids, strict=True):
             self.lexical.delete_file(file_id)

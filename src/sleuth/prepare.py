@@ -20,7 +20,7 @@ from .chunking import Chunk, chunk_text
 from .chunking.adr import is_adr, mark_adr
 from .discover import content_skip_reason
 from .languages import language_for, language_of
-from .tokens import code_terms, code_terms_text, split_identifier
+from .tokens import code_terms, code_terms_text, path_terms, sorted_terms, split_identifier
 
 
 class LexicalFields(NamedTuple):
@@ -57,6 +57,8 @@ class PreparedFile:
     chunks: list[ChunkValues] = field(default_factory=list)
     lexical: list[LexicalFields] = field(default_factory=list)
     definitions: list[DefinitionValues] = field(default_factory=list)
+    #: Every distinct term of the file and its path, sorted (``MetaStore.file_terms``).
+    terms: str = ""
 
 
 def content_hash(data: bytes | str) -> str:
@@ -83,11 +85,6 @@ def decode(data: bytes) -> str | None:
     if text.count("\ufffd") > max(8, len(text) // 100):
         return None
     return text.replace("\r\n", "\n")
-
-
-def path_terms(path: str) -> str:
-    """Directory and file-name words of a path, identifiers split."""
-    return " ".join(code_terms(path.replace("/", " ").replace(".", " ")))
 
 
 def symbol_terms(names: Iterable[str]) -> str:
@@ -149,6 +146,7 @@ def prepare_file(
     ]
     words = path_terms(path)
     record.lexical = [lexical_fields(path, c.text, c.symbols, words) for c in chunks]
+    record.terms = sorted_terms([words, *(fields.body for fields in record.lexical)])
     return record
 
 

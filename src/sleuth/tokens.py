@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from functools import lru_cache
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
@@ -133,6 +134,21 @@ def code_terms_text(text: str) -> str:
     """
     counts = Counter(_IDENTIFIER.findall(text))
     return "".join([_expanded_words(token) * count for token, count in counts.items()])
+
+
+def path_terms(path: str) -> str:
+    """Directory and file-name words of a path, identifiers split."""
+    return " ".join(code_terms(path.replace("/", " ").replace(".", " ")))
+
+
+def sorted_terms(texts: Iterable[str]) -> str:
+    """The distinct space-separated terms of ``texts``, sorted and space-joined: the
+    ranking asks whether a file mentions each word of a question anywhere, and a sorted
+    list answers a shared-prefix look-up (lock / lockfile) by bisection."""
+    distinct: set[str] = set()
+    for text in texts:
+        distinct.update(text.split())
+    return " ".join(sorted(distinct))
 
 
 def query_terms(query: str) -> list[str]:

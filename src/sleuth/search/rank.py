@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -43,6 +45,9 @@ PRIORS = {
     # TypeScript/JavaScript type-declaration modules (a types/ folder, .d.ts files) for
     # questions in words: they describe shapes, the code that does the work is elsewhere
     "declarations": 0.75,
+    # a file that mentions every word of a question somewhere (in any chunk or its
+    # path); partly covered files get the same share of the boost
+    "coverage": 2.0,
 }
 
 #: Other ranking signals, each switched off in the ablation (False or 0 is neutral).
@@ -180,6 +185,58 @@ def apply_priors(
         elif place == "auxiliary" and category == "code":
             factor *= PRIORS["auxiliary"]
         item.score *= factor
+
+
+#: Only the best files are checked for coverage: the boost at most doubles a score, and
+#: files further down do not reach the top 10 with it.
+COVERAGE_FILES = 50
+
+
+def apply_coverage(
+    plan: QueryPlan,
+    scored: list[Scored],
+    terms_of: Callable[[Iterable[str]], dict[str, list[str]]],
+) -> None:
+    """Raise each hit by the share of the query's terms its file mentions anywhere.
+
+    Chunks are ranked one by one, but a question's words are often spread over a file
+    (the class in one chunk, the option it reads in another); the file that mentions
+    them all is more likely the one asked about. ``terms_of`` gives each file's sorted
+    terms (``MetaStore.file_terms``). A shared prefix counts, as for path words.
+    """
+    boost = PRIORS["coverage"] - 1.0
+    terms = sorted(set(plan.terms))
+    if not boost or len(terms) < 2 or not scored:
+        return
+    best: dict[str, float] = {}
+    for item in scored:
+        path = item.row.path
+        best[path] = max(best.get(path, 0.0), item.score)
+    top = sorted(best, key=lambda path: -best[path])[:COVERAGE_FILES]
+    words = terms_of(top)
+    share = {
+        path: sum(1 for term in terms if _mentions(words[path], term)) / len(terms)
+        for path in top
+        if path in words
+    }
+    for item in scored:
+        item.score *= 1.0 + boost * share.get(item.row.path, 0.0)
+
+
+def _mentions(words: list[str], term: str) -> bool:
+    """Whether sorted ``words`` hold ``term`` or a word sharing its stem (``_same_word``)."""
+    at = bisect_left(words, term)
+    if at < len(words) and words[at] == term:
+        return True
+    if len(term) < 4:
+        return False
+    head = term[:4]
+    at = bisect_left(words, head)
+    while at < len(words) and words[at].startswith(head):
+        if _same_word(term, words[at]):
+            return True
+        at += 1
+    return False
 
 
 _VERSION_FOLDER = re.compile(r"(^|/)v(\d+)/")

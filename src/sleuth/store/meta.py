@@ -12,12 +12,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import IndexCorrupt
+from ..tokens import code_terms_text, path_terms, sorted_terms
 
 if TYPE_CHECKING:
     from ..prepare import ChunkValues, DefinitionValues
 
 #: Ranking rows kept in memory per open index (about 300 bytes each).
 ROW_CACHE_SIZE = 200_000
+#: Files whose term lists are kept in memory per open index (a few kB each).
+TERMS_CACHE_SIZE = 4_096
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -60,6 +63,10 @@ CREATE INDEX IF NOT EXISTS definitions_file ON definitions(file_id);
 CREATE TABLE IF NOT EXISTS embeddings (hash TEXT PRIMARY KEY, vector BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS static_embeddings (hash TEXT PRIMARY KEY, vector BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS file_terms (
+    file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+    terms TEXT NOT NULL
+);
 """
 
 
@@ -109,6 +116,8 @@ class MetaStore:
         self._rows: dict[int, ChunkRow] = {}
         #: (lexical commit mark, sorted ids of the chunks at that mark).
         self._live: tuple[str, np.ndarray] | None = None
+        #: (lexical commit mark, sorted term lists by path at that mark).
+        self._terms: tuple[str, dict[str, list[str]]] = ("", {})
 
     def close(self) -> None:
         self.db.close()
@@ -170,16 +179,18 @@ class MetaStore:
 
     def replace_chunks(
         self,
-        files: list[tuple[int, list[ChunkValues], list[DefinitionValues], bool]],
+        files: list[tuple[int, list[ChunkValues], list[DefinitionValues], bool, str]],
     ) -> list[list[int]]:
-        """Store the chunks and definitions of several files; return each file's chunk ids.
+        """Store the chunks, definitions and terms of several files; return each file's
+        chunk ids.
 
-        Each item is (file id, chunk rows, definition rows, replaces): the old chunks and
-        definitions of a file are dropped first only when it had some (``replaces``).
+        Each item is (file id, chunk rows, definition rows, replaces, terms): the old
+        chunks and definitions of a file are dropped first only when it had some
+        (``replaces``).
         One statement per table for the whole batch: per-file statements cost the
         writer, the slowest process of a first build, a third more.
         """
-        old = [(file_id,) for file_id, _, _, replaces in files if replaces]
+        old = [(file_id,) for file_id, _, _, replaces, _ in files if replaces]
         if old:
             self.db.executemany("DELETE FROM chunks WHERE file_id=?", old)
             self.db.executemany("DELETE FROM definitions WHERE file_id=?", old)
@@ -189,7 +200,7 @@ class MetaStore:
         ids: list[list[int]] = []
         chunk_rows: list[tuple] = []
         definition_rows: list[tuple] = []
-        for file_id, chunks, definitions, _ in files:
+        for file_id, chunks, definitions, _, _ in files:
             file_ids = list(range(next_id, next_id + len(chunks)))
             next_id += len(chunks)
             ids.append(file_ids)
@@ -207,6 +218,10 @@ class MetaStore:
             "INSERT INTO definitions(file_id, name, kind, parent, start_line, end_line,"
             " signature) VALUES (?,?,?,?,?,?,?)",
             definition_rows,
+        )
+        self.db.executemany(
+            "INSERT OR REPLACE INTO file_terms(file_id, terms) VALUES (?, ?)",
+            [(file_id, terms) for file_id, _, _, _, terms in files],
         )
         return ids
 
@@ -287,6 +302,38 @@ class MetaStore:
             ids.sort()
             self._live = (mark, ids)
         return self._live[1]
+
+    def file_terms(self, paths: Iterable[str]) -> dict[str, list[str]]:
+        """Sorted distinct terms of each file (``prepare.file_terms``), kept in memory
+        until the next commit. A file indexed before the table existed has no row: its
+        terms are read from its chunks instead."""
+        mark = self.get("lexical_commit", "0") or "0"
+        if self._terms[0] != mark or len(self._terms[1]) > TERMS_CACHE_SIZE:
+            self._terms = (mark, {})
+        cache = self._terms[1]
+        wanted = [path for path in set(paths) if path not in cache]
+        if wanted:
+            marks = ",".join("?" * len(wanted))
+            rows = self.db.execute(
+                "SELECT f.path, t.terms FROM files f JOIN file_terms t ON t.file_id=f.id"
+                f" WHERE f.path IN ({marks})",
+                wanted,
+            ).fetchall()
+            cache.update((path, terms.split()) for path, terms in rows)
+            cache.update(self._terms_from_chunks([p for p in wanted if p not in cache]))
+        return {path: cache[path] for path in paths if path in cache}
+
+    def _terms_from_chunks(self, paths: list[str]) -> dict[str, list[str]]:
+        texts: dict[str, list[str]] = {}
+        if paths:
+            marks = ",".join("?" * len(paths))
+            for path, text in self.db.execute(
+                "SELECT f.path, c.text FROM chunks c JOIN files f ON f.id=c.file_id"
+                f" WHERE f.path IN ({marks})",
+                paths,
+            ):
+                texts.setdefault(path, [path_terms(path)]).append(code_terms_text(text))
+        return {path: sorted_terms(bodies).split() for path, bodies in texts.items()}
 
     def iter_chunks(self) -> Iterator[ChunkRow]:
         yield from (
