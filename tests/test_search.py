@@ -8,6 +8,7 @@ import pytest
 
 from sleuth import Index, QueryError
 from sleuth.embedding.runner import publish_vectors
+from sleuth.search import rank
 from sleuth.search.classify import classify
 from sleuth.search.rank import Scored, fuse, merge_and_cut, path_matches
 from sleuth.store.meta import ChunkRow, MetaStore
@@ -328,3 +329,76 @@ def test_type_declarations_rank_below_the_code_that_does_the_work(tmp_path: Path
     named = index.search("CombinedReducer", mode="lexical").results
     assert named[0].path == "src/types/reducers.ts"
     index.close()
+
+
+def test_a_file_that_mentions_every_word_of_the_question_comes_first(tmp_path: Path) -> None:
+    """The question's words are spread over two functions of transfer.py; one function
+    of network.py repeats two of them. Chunk by chunk network.py wins (it does without
+    the coverage prior); the file that mentions every word is the one asked about."""
+    root = _write(
+        tmp_path / "repo",
+        {
+            "src/transfer.py": (
+                "def send_batch(client, payload):\n"
+                '    """Send the uploads; a failed one goes to the retry queue."""\n'
+                "    return client.post(payload)\n"
+                "\n\n"
+                "def next_delay(attempt):\n"
+                '    """Backoff between attempts after timeouts."""\n'
+                "    base = 2 ** attempt\n"
+                "    capped = min(60, base)\n"
+                "    jitter = capped * 0.1\n"
+                "    return capped + jitter\n"
+            ),
+            "src/network.py": (
+                "def reconnect(sock):\n"
+                '    """Backoff on timeouts: backoff grows with timeouts,'
+                ' backoff doubles with timeouts."""\n'
+                "    sock.connect()\n"
+            ),
+            **{
+                f"src/worker_{n}.py": (
+                    f"def drain_{n}(queue):\n"
+                    '    """Take uploads off the queue; retry the failed uploads."""\n'
+                    "    queue.pop()\n"
+                )
+                for n in range(3)
+            },
+        },
+    )
+    index = Index(root)
+    query = "retry uploads with backoff after timeouts"
+    assert index.search(query, mode="lexical").results[0].path == "src/transfer.py"
+    saved = rank.PRIORS["coverage"]
+    rank.PRIORS["coverage"] = 1.0
+    try:
+        assert index.search(query, mode="lexical").results[0].path == "src/network.py"
+    finally:
+        rank.PRIORS["coverage"] = saved
+    index.close()
+
+
+def test_file_terms_are_stored_and_read_back_for_older_indexes(tmp_path: Path) -> None:
+    """Each indexed file keeps its sorted terms; an index written before the table
+    existed (no rows) answers from its chunks, and a deleted file leaves no row."""
+    root = _write(
+        tmp_path / "repo",
+        {
+            "src/retry_policy.py": "def backoff_delay(attempt):\n    return 2 ** attempt\n",
+            "src/other.py": "def unrelated():\n    return None\n",
+        },
+    )
+    meta = MetaStore(root / ".sleuth" / "meta.db")
+    stored = meta.file_terms(["src/retry_policy.py"])["src/retry_policy.py"]
+    assert stored == sorted(stored)
+    assert {"backoff", "delay", "backoff_delay", "attempt", "retry", "policy"} <= set(stored)
+    with meta.transaction() as db:
+        db.execute("DELETE FROM file_terms")
+    fresh = MetaStore(root / ".sleuth" / "meta.db")
+    assert fresh.file_terms(["src/retry_policy.py"])["src/retry_policy.py"] == stored
+    (root / "src" / "other.py").unlink()
+    Index(root).index(embed="none")
+    count = fresh.db.execute("SELECT COUNT(*) FROM file_terms").fetchone()[0]
+    assert count == 0  # the terms were deleted above; other.py's row went with its file
+    meta.close()
+    fresh.close()
