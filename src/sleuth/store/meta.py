@@ -304,7 +304,7 @@ class MetaStore:
         return self._live[1]
 
     def file_terms(self, paths: Iterable[str]) -> dict[str, list[str]]:
-        """Sorted distinct terms of each file (``prepare.file_terms``), kept in memory
+        """Sorted distinct terms of each file (``PreparedFile.terms``), kept in memory
         until the next commit. A file indexed before the table existed has no row: its
         terms are read from its chunks instead."""
         mark = self.get("lexical_commit", "0") or "0"
