@@ -380,7 +380,8 @@ def test_a_file_that_mentions_every_word_of_the_question_comes_first(tmp_path: P
 
 def test_file_terms_are_stored_and_read_back_for_older_indexes(tmp_path: Path) -> None:
     """Each indexed file keeps its sorted terms; an index written before the table
-    existed (no rows) answers from its chunks, and a deleted file leaves no row."""
+    existed (no rows) answers from its chunks, the next index run writes the missing
+    rows, and a deleted file leaves no row."""
     root = _write(
         tmp_path / "repo",
         {
@@ -398,7 +399,9 @@ def test_file_terms_are_stored_and_read_back_for_older_indexes(tmp_path: Path) -
     assert fresh.file_terms(["src/retry_policy.py"])["src/retry_policy.py"] == stored
     (root / "src" / "other.py").unlink()
     Index(root).index(embed="none")
-    count = fresh.db.execute("SELECT COUNT(*) FROM file_terms").fetchone()[0]
-    assert count == 0  # the terms were deleted above; other.py's row went with its file
+    rows = fresh.db.execute(
+        "SELECT f.path, t.terms FROM file_terms t JOIN files f ON f.id=t.file_id"
+    ).fetchall()
+    assert rows == [("src/retry_policy.py", " ".join(stored))]
     meta.close()
     fresh.close()

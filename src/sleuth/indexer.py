@@ -171,6 +171,7 @@ class Indexer:
         self._write_all(batches, len(todo), known, report, progress)
         self._begin()
         self.meta.replace_skipped(skipped)
+        self.meta.backfill_file_terms()
         finish(report)
         self._commit()
         _count_skipped(report, (reason for _, reason in skipped))

@@ -324,6 +324,25 @@ class MetaStore:
             cache.update(self._terms_from_chunks([p for p in wanted if p not in cache]))
         return {path: cache[path] for path in paths if path in cache}
 
+    def backfill_file_terms(self) -> int:
+        """Write the terms of indexed files that have none (an index written before the
+        table existed); returns how many. Call inside a transaction."""
+        rows = self.db.execute(
+            "SELECT id, path FROM files WHERE skip_reason IS NULL"
+            " AND id NOT IN (SELECT file_id FROM file_terms)"
+        ).fetchall()
+        written = 0
+        for start in range(0, len(rows), 200):
+            part = dict(rows[start : start + 200])
+            terms = self._terms_from_chunks(list(part.values()))
+            ids = {path: file_id for file_id, path in part.items()}
+            self.db.executemany(
+                "INSERT OR REPLACE INTO file_terms(file_id, terms) VALUES (?, ?)",
+                [(ids[path], " ".join(words)) for path, words in terms.items()],
+            )
+            written += len(terms)
+        return written
+
     def _terms_from_chunks(self, paths: list[str]) -> dict[str, list[str]]:
         texts: dict[str, list[str]] = {}
         if paths:
