@@ -6,8 +6,8 @@ digest: the model reads the first 128 tokens, and the message says *why* best.
 
 from __future__ import annotations
 
-from ..prepare import LexicalFields, content_hash, path_terms
-from ..tokens import code_terms
+from ..prepare import LexicalFields, content_hash
+from ..tokens import code_terms, path_terms
 from .gitlog import CommitRecord
 from .store import CommitRow
 

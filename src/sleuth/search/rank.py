@@ -224,14 +224,13 @@ def apply_coverage(
 
 
 def _mentions(words: list[str], term: str) -> bool:
-    """Whether sorted ``words`` hold ``term`` or a word sharing its stem (``_same_word``)."""
-    at = bisect_left(words, term)
-    if at < len(words) and words[at] == term:
-        return True
-    if len(term) < 4:
-        return False
+    """Whether sorted ``words`` hold ``term`` or a word sharing its stem (``_same_word``:
+    equal, or four or more letters in common, so only words of the term's first four
+    letters, a run of the sorted list, are looked at; a shorter term must be equal)."""
     head = term[:4]
     at = bisect_left(words, head)
+    if len(term) < 4:
+        return at < len(words) and words[at] == term
     while at < len(words) and words[at].startswith(head):
         if _same_word(term, words[at]):
             return True

@@ -220,10 +220,7 @@ class MetaStore:
             " signature) VALUES (?,?,?,?,?,?,?)",
             definition_rows,
         )
-        self.db.executemany(
-            "INSERT OR REPLACE INTO file_terms(file_id, terms) VALUES (?, ?)",
-            [(file_id, terms) for file_id, _, _, _, terms in files],
-        )
+        self._put_file_terms([(file_id, terms) for file_id, _, _, _, terms in files])
         return ids
 
     def replace_skipped(self, skipped: Iterable[tuple[str, str]]) -> None:
@@ -320,30 +317,29 @@ class MetaStore:
                 f" WHERE f.path IN ({marks})",
                 wanted,
             ).fetchall()
-            cache.update((path, _interned(terms)) for path, terms in rows)
-            cache.update(self._terms_from_chunks([p for p in wanted if p not in cache]))
+            found = dict(rows)
+            found.update(self._terms_from_chunks([p for p in wanted if p not in found]))
+            cache.update((path, _interned(terms)) for path, terms in found.items())
         return {path: cache[path] for path in paths if path in cache}
 
-    def backfill_file_terms(self) -> int:
+    def backfill_file_terms(self) -> None:
         """Write the terms of indexed files that have none (an index written before the
-        table existed); returns how many. Call inside a transaction."""
+        table existed). Call inside a transaction."""
         rows = self.db.execute(
             "SELECT id, path FROM files WHERE skip_reason IS NULL"
             " AND id NOT IN (SELECT file_id FROM file_terms)"
         ).fetchall()
-        written = 0
         for start in range(0, len(rows), 200):
-            part = dict(rows[start : start + 200])
-            terms = self._terms_from_chunks(list(part.values()))
-            ids = {path: file_id for file_id, path in part.items()}
-            self.db.executemany(
-                "INSERT OR REPLACE INTO file_terms(file_id, terms) VALUES (?, ?)",
-                [(ids[path], " ".join(words)) for path, words in terms.items()],
-            )
-            written += len(terms)
-        return written
+            part = rows[start : start + 200]
+            terms = self._terms_from_chunks([path for _, path in part])
+            # a file without chunks gets an empty row, so it is not looked at again
+            self._put_file_terms([(file_id, terms.get(path, "")) for file_id, path in part])
 
-    def _terms_from_chunks(self, paths: list[str]) -> dict[str, list[str]]:
+    def _put_file_terms(self, rows: list[tuple[int, str]]) -> None:
+        self.db.executemany("INSERT OR REPLACE INTO file_terms(file_id, terms) VALUES (?, ?)", rows)
+
+    def _terms_from_chunks(self, paths: list[str]) -> dict[str, str]:
+        """``PreparedFile.terms`` of each file, computed again from its stored chunks."""
         texts: dict[str, list[str]] = {}
         if paths:
             marks = ",".join("?" * len(paths))
@@ -353,7 +349,7 @@ class MetaStore:
                 paths,
             ):
                 texts.setdefault(path, [path_terms(path)]).append(code_terms_text(text))
-        return {path: _interned(sorted_terms(bodies)) for path, bodies in texts.items()}
+        return {path: sorted_terms(bodies) for path, bodies in texts.items()}
 
     def iter_chunks(self) -> Iterator[ChunkRow]:
         yield from (
