@@ -24,6 +24,7 @@ import zipfile
 from collections import defaultdict
 from pathlib import Path
 
+from sleuth.chunking.base import Chunk
 from sleuth.discover import FoundFile, walk
 from sleuth.languages import language_for
 from sleuth.prepare import content_hash, embed_text, prepare_file
@@ -64,6 +65,12 @@ CODE_LANGUAGES = {
 DOC_LANGUAGES = {"markdown", "rst", "text"}
 
 
+def chunk_of(values: tuple) -> Chunk:
+    """The chunk back from the row ``prepare_file`` stores (``prepare.chunk_values``)."""
+    start, end, kind, symbol, parent, signature, symbols, text, _ = values
+    return Chunk(start, end, kind, text, symbol, parent, signature, symbols.split())
+
+
 def read_list(path: Path) -> list[tuple[str, str, str]]:
     entries = []
     for line in path.read_text().splitlines():
@@ -95,10 +102,11 @@ def download(registry: str, name: str, version: str, into: Path) -> Path:
         return next(target.iterdir())
     target.mkdir(parents=True, exist_ok=True)
     if registry == "pypi":
-        # Without build isolation, metadata comes from the backends installed here
-        # (setuptools, hatchling, ...) instead of building them from source each time.
+        # pip reads an sdist's metadata by building it, with its build backend
+        # (setuptools, hatchling, ...) fetched as wheels into an isolated environment:
+        # only the package itself is asked for as source.
         cmd = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary"]
-        cmd += [":all:", "--no-build-isolation", "-d", str(target), f"{name}=={version}"]
+        cmd += [name, "-d", str(target), f"{name}=={version}"]
     elif registry == "npm":
         cmd = ["npm", "pack", "--silent", "--pack-destination", str(target), f"{name}@{version}"]
     elif registry == "deb":
@@ -208,8 +216,8 @@ def main() -> None:
                 record = prepare_file(str(root), disk, size, 0)
                 if record.skip_reason:
                     continue
-                for chunk in record.chunks:
-                    text = embed_text(shown, chunk)
+                for values in record.chunks:
+                    text = embed_text(shown, chunk_of(values))
                     digest = content_hash(text)
                     if digest in seen or len(text.strip()) < 20:
                         continue
