@@ -218,7 +218,14 @@ def test_catch_up_indexes_what_changed_while_nobody_watched(tmp_path: Path) -> N
         index.close()
 
 
-def test_watch_command_prints_batches_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+def _as_from_a_terminal() -> None:
+    """Ctrl-C reaches the child even when this run was started in the background (which
+    hands children SIGINT ignored, and Python then installs no KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl_c", "sigterm"])
+def test_watch_command_prints_batches_and_stops_on_ctrl_c(tmp_path: Path, stop: int) -> None:
     root = tmp_path / "repo"
     write_tree(root, {"a.py": "def first_function():\n    pass\n"})
     log = tmp_path / "out.txt"
@@ -229,6 +236,7 @@ def test_watch_command_prints_batches_and_stops_on_ctrl_c(tmp_path: Path) -> Non
             stderr=subprocess.PIPE,
             text=True,
             env={**os.environ, "COLUMNS": "200"},
+            preexec_fn=_as_from_a_terminal,
         )
     try:
         _until(lambda: "full run" in log.read_text(), "catch-up run reported")
@@ -236,9 +244,16 @@ def test_watch_command_prints_batches_and_stops_on_ctrl_c(tmp_path: Path) -> Non
         _until(lambda: "1 changed, 0 removed: 1 re-indexed" in log.read_text(), "edit reported")
         assert _paths(Index(root), "second_function") == {"b.py"}
     finally:
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
+        proc.send_signal(stop)
+        try:
+            _, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            _, err = proc.communicate()
+            output = log.read_text()
+            raise AssertionError(f"no exit 60 s after signal {stop}\n{output}{err}") from None
     assert proc.returncode == 0, err
+    assert "stopping: finishing the batch in progress" in err
     assert "Traceback" not in err
 
 
@@ -302,3 +317,27 @@ def test_a_batch_waits_while_another_process_writes_then_applies(watched) -> Non
         holder.wait()
     _until(lambda: _paths(index, "written_while_locked") == {"src/late.py"}, "applied later")
     assert not batches[-1].error and "src/late.py" in batches[-1].changed
+
+
+def test_watch_command_exits_non_zero_when_the_folder_goes_away(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    write_tree(root, {"a.py": "def first_function():\n    pass\n"})
+    log = tmp_path / "out.txt"
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "sleuth.cli.main", "watch", str(root), "--embed", "none"],
+            stdout=out,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    try:
+        _until(lambda: "full run" in log.read_text(), "catch-up run reported")
+        shutil.rmtree(root)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 1, err
+    assert "watching stopped" in err
+    assert "Traceback" not in err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import threading
 import time
 from dataclasses import asdict
@@ -40,7 +41,7 @@ def watch(
     ] = WatchEmbed.background,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per batch.")] = False,
 ) -> None:
-    """Follow file changes and re-index them as they happen (Ctrl-C stops).
+    """Follow file changes and re-index them as they happen (Ctrl-C or SIGTERM stops).
 
     Indexes what changed since the last run first, then applies every batch of saves,
     renames and deletions; a branch switch or an ignore-file change re-walks the tree.
@@ -62,6 +63,9 @@ def watch(
         err.print(f"[dim]watching {index.root} (Ctrl-C stops)[/]")
     stop = threading.Event()
     thread = threading.Thread(target=watcher.run, args=(stop,), daemon=True)
+    # A kill (SIGTERM) stops as Ctrl-C does. It is how the daemon stops this process:
+    # SIGINT is ignored by processes a script starts in the background.
+    signal.signal(signal.SIGTERM, _interrupt)
     thread.start()
     parent = os.environ.get(PARENT_VARIABLE, "")
     try:
@@ -78,6 +82,13 @@ def watch(
         thread.join(60)
     finally:
         index.close()
+    if watcher.error:  # the watch itself ended (the folder vanished): not a clean stop
+        err.print(watcher.error, markup=False)
+        raise typer.Exit(1)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def describe(batch: WatchBatch) -> str:

@@ -30,6 +30,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sleuth.watch")
 
+
+class _RootGone(Exception):
+    """The watched folder itself was removed or renamed."""
+
+
 #: A batch naming more paths than this runs a full index run instead of path updates.
 FULL_RUN_PATHS = 1_000
 #: Seconds a batch waits for the write lock before it is kept for the next attempt.
@@ -138,11 +143,15 @@ class Watcher:
 
         self._writer = Index(self.root, model_id=self.index.model_id)
         try:
-            self._watch(watchfiles, stop)
-        except Exception as exc:  # the folder vanished, no watches left: end, say why
-            self.error = f"watching stopped: {type(exc).__name__}: {exc}"
-            log.exception("watching %s stopped", self.root)
-            if self.on_batch is not None:
+            try:
+                self._watch(watchfiles, stop)
+            except _RootGone as exc:  # an expected end: say why, without a traceback
+                self.error = f"watching stopped: {exc}"
+                log.info("watching %s stopped: %s", self.root, exc)
+            except Exception as exc:  # no watches left, or a bug: end, say why
+                self.error = f"watching stopped: {type(exc).__name__}: {exc}"
+                log.exception("watching %s stopped", self.root)
+            if self.error and self.on_batch is not None:
                 self.on_batch(WatchBatch(error=self.error))
         finally:
             self.ready.set()
@@ -168,6 +177,8 @@ class Watcher:
                 self.ready.set()
             if stop.is_set():
                 break
+            if not self.root.is_dir():  # inotify goes quiet when the root itself is removed
+                raise _RootGone(f"{self.root} no longer exists")
             if changes or self._pending or self._pending_full:
                 self._apply({path for _, path in changes})
             elif self._embedding:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 #: Tells `sleuth watch` the pid to outlive no longer.
 PARENT_VARIABLE = "SLEUTH_WATCH_PARENT"
-#: Seconds the child may take to finish the batch in progress after SIGINT.
+#: Seconds the child may take to finish the batch in progress after SIGTERM.
 STOP_WAIT = 30.0
 
 
@@ -59,12 +59,16 @@ class WatcherProcess:
         return lines[-1][-300:] if lines else f"exit code {self._process.returncode}"
 
     def stop(self) -> None:
-        """SIGINT (the batch in progress is finished), then a kill if it takes too long."""
+        """SIGTERM (the batch in progress is finished), then a kill if it takes too long.
+
+        Not SIGINT: a daemon started in the background by a script hands its children
+        SIGINT ignored, and the stop would always wait ``STOP_WAIT`` and then kill.
+        """
         process = self._process
         if process is None or process.poll() is not None:
             return
         with contextlib.suppress(ProcessLookupError):
-            process.send_signal(signal.SIGINT)
+            process.send_signal(signal.SIGTERM)
         try:
             process.wait(STOP_WAIT)
         except subprocess.TimeoutExpired:
