@@ -224,13 +224,11 @@ def _as_from_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl_c", "sigterm"])
-def test_watch_command_prints_batches_and_stops_on_ctrl_c(tmp_path: Path, stop: int) -> None:
-    root = tmp_path / "repo"
+def _start_watch(root: Path, log: Path) -> subprocess.Popen:
+    """`sleuth watch --embed none` on a one-file repository, its batches going to ``log``."""
     write_tree(root, {"a.py": "def first_function():\n    pass\n"})
-    log = tmp_path / "out.txt"
     with open(log, "w") as out:
-        proc = subprocess.Popen(
+        return subprocess.Popen(
             [sys.executable, "-m", "sleuth.cli.main", "watch", str(root), "--embed", "none"],
             stdout=out,
             stderr=subprocess.PIPE,
@@ -238,6 +236,12 @@ def test_watch_command_prints_batches_and_stops_on_ctrl_c(tmp_path: Path, stop: 
             env={**os.environ, "COLUMNS": "200"},
             preexec_fn=_as_from_a_terminal,
         )
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl_c", "sigterm"])
+def test_watch_command_prints_batches_and_stops_on_ctrl_c(tmp_path: Path, stop: int) -> None:
+    root, log = tmp_path / "repo", tmp_path / "out.txt"
+    proc = _start_watch(root, log)
     try:
         _until(lambda: "full run" in log.read_text(), "catch-up run reported")
         (root / "b.py").write_text("def second_function():\n    pass\n")
@@ -320,16 +324,8 @@ def test_a_batch_waits_while_another_process_writes_then_applies(watched) -> Non
 
 
 def test_watch_command_exits_non_zero_when_the_folder_goes_away(tmp_path: Path) -> None:
-    root = tmp_path / "repo"
-    write_tree(root, {"a.py": "def first_function():\n    pass\n"})
-    log = tmp_path / "out.txt"
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "sleuth.cli.main", "watch", str(root), "--embed", "none"],
-            stdout=out,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+    root, log = tmp_path / "repo", tmp_path / "out.txt"
+    proc = _start_watch(root, log)
     try:
         _until(lambda: "full run" in log.read_text(), "catch-up run reported")
         shutil.rmtree(root)
