@@ -305,6 +305,7 @@ class MetaStore:
         """Sorted distinct terms of each file (``PreparedFile.terms``), kept in memory
         until the next commit. A file indexed before the table existed has no row: its
         terms are read from its chunks instead."""
+        paths = list(paths)  # read twice below: a generator would be empty the second time
         mark = self.get("lexical_commit", "0") or "0"
         if self._terms[0] != mark or len(self._terms[1]) > TERMS_CACHE_SIZE:
             self._terms = (mark, {})
