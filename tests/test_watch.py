@@ -239,7 +239,7 @@ def _start_watch(root: Path, log: Path) -> subprocess.Popen:
 
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl_c", "sigterm"])
-def test_watch_command_prints_batches_and_stops_on_ctrl_c(tmp_path: Path, stop: int) -> None:
+def test_watch_command_prints_batches_and_stops_on_a_signal(tmp_path: Path, stop: int) -> None:
     root, log = tmp_path / "repo", tmp_path / "out.txt"
     proc = _start_watch(root, log)
     try:
