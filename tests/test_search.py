@@ -197,15 +197,32 @@ def test_a_huge_file_does_not_win_by_its_number_of_chunks() -> None:
 
 def test_query_words_name_files_and_folders() -> None:
     """The file-name and folder priors see file stems, the folder of mod.rs / index.ts,
-    the folders above, word variants (writes / Writers), and not "test" in a test file."""
+    the folders above, word variants (writes / Writers), and not "test" in a test file;
+    the file-name prior scales with the share of the name's words the query names."""
     terms = ("writes", "html")
-    assert path_matches(terms, "Writers/HTML.hs") == (True, True)
-    assert path_matches(terms, "Readers/HTML.hs") == (True, False)
-    assert path_matches(("path", "extractor"), "extract/path/mod.rs") == (True, True)
-    assert path_matches(("test", "files"), "tests/test_discovery.py") == (False, False)
-    assert path_matches(("test", "run"), "node/test-run.ts") == (True, False)
+    assert path_matches(terms, "Writers/HTML.hs") == (1.0, True)
+    assert path_matches(terms, "Readers/HTML.hs") == (1.0, False)
+    assert path_matches(("path", "extractor"), "extract/path/mod.rs") == (1.0, True)
+    assert path_matches(("test", "files"), "tests/test_discovery.py") == (0.0, False)
+    assert path_matches(("test", "run"), "node/test-run.ts") == (1.0, False)
+    assert path_matches(("run",), "node/test-run.ts") == (0.5, False)
+    assert path_matches(("options",), "App/CommandLineOptions.hs") == (1 / 3, False)
     # a word that names the file does not name its folder too
-    assert path_matches(("routes",), "phoenix/router/route.ex") == (True, False)
+    assert path_matches(("routes",), "phoenix/router/route.ex") == (1.0, False)
+
+
+def test_a_file_named_by_the_whole_query_word_outranks_one_named_in_part() -> None:
+    """ "options" is all of Options.hs but a third of CommandLineOptions.hs: at equal
+    scores before the priors, the module named outright comes first."""
+    plan = classify("how options control the output format")
+    scored = [
+        Scored(ChunkRow(i, path, "haskell", 1, 9, "block", "", "", "", "", "", ""), 1.0)
+        for i, path in enumerate(["src/App/CommandLineOptions.hs", "src/Options.hs"])
+    ]
+    rank.apply_priors(plan, scored, {})
+    ranked = sorted(scored, key=lambda item: -item.score)
+    assert [item.row.path for item in ranked] == ["src/Options.hs", "src/App/CommandLineOptions.hs"]
+    assert ranked[1].score > 1.0  # named in part still counts
 
 
 def test_the_definition_in_the_query_case_comes_first(tmp_path: Path) -> None:

@@ -36,7 +36,9 @@ PRIORS = {
     "asked_for": 1.3,  # tests or docs when the query asks for them
     "auxiliary": 0.85,  # examples, benchmarks
     "generated": 0.6,
-    "file_name": 1.5,  # a query word names the file (retry.py, lock.lua, Options.hs)
+    # query words name the file (retry.py, lock.lua, Options.hs): the full boost when they
+    # name every word of its name, a share of it for part (options: CommandLineOptions.hs)
+    "file_name": 1.6,
     "folder_name": 1.2,  # a query word names a folder of the path (Writers/HTML.hs)
     "imports": 0.6,  # a block of import / use / require lines names things, defines none
     # an older version folder (src/v3/) beside a newer one among the candidates (src/v4/),
@@ -165,9 +167,9 @@ def apply_priors(
             factor *= PRIORS["asked_for"] if plan.wants_docs else PRIORS["docs"]
         if row.kind == "block" and mostly_imports(row.id, row.text):
             factor *= PRIORS["imports"]
-        in_file, in_folder = path_matches(terms, row.path)
-        if in_file:
-            factor *= PRIORS["file_name"]
+        name_share, in_folder = path_matches(terms, row.path)
+        if name_share:
+            factor *= 1.0 + (PRIORS["file_name"] - 1.0) * name_share
         if in_folder:
             factor *= PRIORS["folder_name"]
         version = _version_of(row.path)
@@ -330,15 +332,25 @@ def _matches_any(term: str, words: frozenset[str], buckets: dict) -> bool:
 
 
 @lru_cache(maxsize=65_536)
-def path_matches(terms: tuple[str, ...], path: str) -> tuple[bool, bool]:
-    """Whether a query term names the file, and whether another names a folder above it
-    (a word already naming the file adds nothing: router/route.ex for "routes")."""
+def path_matches(terms: tuple[str, ...], path: str) -> tuple[float, bool]:
+    """The share of the file name's words that query terms name (0.0: none), and whether
+    another term names a folder above it (a word already naming the file adds nothing:
+    router/route.ex for "routes").
+
+    A share, not a yes or no: "options" names all of ``Options.hs`` but a third of
+    ``CommandLineOptions.hs``, a module about something more particular.
+    """
     name, name_buckets, above, above_buckets = _path_buckets(path)
     naming = [term for term in terms if _matches_any(term, name, name_buckets)]
+    if not naming:
+        share = 0.0
+    else:
+        named = sum(1 for word in name if any(_same_word(term, word) for term in naming))
+        share = named / len(name)
     in_folder = any(
         _matches_any(term, above, above_buckets) for term in terms if term not in naming
     )
-    return bool(naming), in_folder
+    return share, in_folder
 
 
 _IMPORT_LINE = re.compile(
