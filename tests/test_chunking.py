@@ -151,6 +151,17 @@ CASES = [
         "nvm_ls() {\n  echo hi\n}\nfunction nvm_use {\n  echo use\n}\n",
         {("nvm_ls", "function", ""), ("nvm_use", "function", "")},
     ),
+    (
+        "zig",
+        "pub const Parser = struct {\n    pub fn parse(self: *Parser) void {}\n};\n"
+        "const Mode = enum { strict, lax };\npub fn main() void {}\n",
+        {
+            ("Parser", "struct", ""),
+            ("parse", "method", "Parser"),
+            ("Mode", "enum", ""),
+            ("main", "function", ""),
+        },
+    ),
 ]
 
 
@@ -273,3 +284,19 @@ def test_a_template_specialisation_is_named_without_its_arguments() -> None:
     source = "template <typename T>\nstruct formatter<T, char> {\n  int parse();\n};\n"
     _, definitions = chunk_text("cpp", source)
     assert "formatter" in {d.name for d in definitions}
+
+
+def test_zig_test_blocks_are_tests_not_definitions() -> None:
+    """``test Parser { }`` exercises Parser; it must not pass for its definition."""
+    source = (
+        "const Parser = struct {\n    depth: u32,\n};\n\n"
+        "test Parser {\n    _ = Parser{ .depth = 0 };\n}\n\n"
+        'test "parses nested lists" {\n    _ = Parser{ .depth = 2 };\n}\n'
+    )
+    chunks, definitions = chunk_text("zig", source)
+    assert {(d.name, d.kind) for d in definitions} == {("Parser", "struct")}
+    tests = [c for c in chunks if c.kind == "test"]
+    assert tests[0].symbol == "test Parser"  # as the source reads
+    covered = {line for c in tests for line in range(c.start_line, c.end_line + 1)}
+    assert {5, 9} <= covered and not covered & {1, 2, 3}  # tests do not join the struct
+    assert all(not c.symbols for c in tests)

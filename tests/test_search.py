@@ -225,6 +225,72 @@ def test_a_file_named_by_the_whole_query_word_outranks_one_named_in_part() -> No
     assert ranked[1].score > 1.0  # named in part still counts
 
 
+def test_tests_inside_source_files_rank_as_tests(tmp_path: Path) -> None:
+    """Rust's `mod tests` and Zig's test blocks sit in the file they test: at equal
+    scores the code comes first for a question about it and the test for a question
+    about tests; the category filter sees them as tests; a Zig test named after a type
+    is not its definition."""
+    retry = (
+        "/// Waits longer after each failed attempt.\n"
+        "pub fn backoff_delay(attempt: u32) -> u64 {\n"
+        "    100 * 2u64.pow(attempt)\n"
+        "}\n\n"
+        "#[cfg(test)]\n"
+        "mod tests {\n"
+        "    use super::*;\n\n"
+        "    #[test]\n"
+        "    fn backoff_delay_doubles_after_each_failed_attempt() {\n"
+        "        assert_eq!(backoff_delay(1), 200);\n"
+        "    }\n"
+        "}\n"
+    )
+    root = _write(
+        tmp_path,
+        {
+            "src/retry.rs": retry,
+            "src/queue.zig": "pub const Queue = struct {\n"
+            "    items: []u32,\n"
+            "    pub fn push(self: *Queue, item: u32) void {\n"
+            "        _ = self;\n"
+            "        _ = item;\n"
+            "    }\n"
+            "};\n\n"
+            "test Queue {\n"
+            "    var queue = Queue{ .items = &.{} };\n"
+            "    queue.push(1);\n"
+            "    queue.push(2);\n"
+            "}\n",
+        },
+    )
+    index = Index(root)
+    rows = {r.symbol: r for r in index.search("backoff delay", mode="lexical").results}
+    assert set(rows) == {"backoff_delay", "tests"}
+    meta = MetaStore(root / ".sleuth" / "meta.db")
+    chunks = meta.candidate_rows(set(meta.live_chunk_ids().tolist()))
+    meta.close()
+    in_retry = [row for row in chunks.values() if row.path == "src/retry.rs"]
+    for query, first in (
+        ("how long the delay is after a failed attempt", "backoff_delay"),
+        ("tests for the delay after a failed attempt", "tests"),
+    ):
+        scored = [Scored(row, 1.0) for row in in_retry]
+        rank.apply_priors(classify(query), scored, {})
+        best = {item.row.symbol: item.score for item in scored}
+        assert best.pop(first) > max(best.values()), query
+    only_tests = index.search("failed attempt", mode="lexical", category="tests").results
+    assert [r.symbol for r in only_tests] == ["tests"]
+    only_code = index.search("failed attempt", mode="lexical", category="code").results
+    assert [r.symbol for r in only_code] == ["backoff_delay"]
+    test_names = index.find_symbol("backoff_delay*", category="tests")
+    assert [r.symbol for r in test_names] == [
+        "tests.backoff_delay_doubles_after_each_failed_attempt"
+    ]
+    named = index.search("Queue", mode="lexical").results
+    assert (named[0].symbol, named[0].kind) == ("Queue", "struct")
+    assert [r.kind for r in index.find_symbol("Queue")] == ["struct"]
+    index.close()
+
+
 def test_the_definition_in_the_query_case_comes_first(tmp_path: Path) -> None:
     """`Command` asks for the class, not the `command` decorator that builds one."""
     root = _write(

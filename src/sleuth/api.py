@@ -36,7 +36,7 @@ from .prepare import content_hash
 from .results import Result, SearchResponse
 from .search.classify import QueryPlan, classify
 from .search.engine import search as run_search
-from .search.filters import Filters, category_of
+from .search.filters import Filters, category_of, definition_category
 from .search.query_syntax import CATEGORIES, ParsedQuery, parse_query
 from .spawn import spawn_detached
 from .store.layout import Layout
@@ -884,12 +884,15 @@ class Index:
         for row in rows:
             if wanted_kind and row.kind != wanted_kind:
                 continue
-            if not filters.accepts(row.path, row.language or "", row.kind):
+            if not filters.accepts(row.path, row.language or "", row.kind, check_category=False):
+                continue
+            category = definition_category(row)
+            if filters.category and category != filters.category:
                 continue
             if qualifier and qualifier not in row.parent.lower().replace("::", "."):
                 continue
             score = _name_score(base, row.name, glob)
-            if category_of(row.path, row.language or "") != "code":
+            if category != "code":
                 score *= 0.9  # tests and docs after code, as in search
             key = (row.path, row.start_line)
             if key not in scored or scored[key][0] < score:

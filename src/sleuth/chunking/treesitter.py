@@ -140,7 +140,8 @@ DEFINITIONS: dict[str, dict[str, str]] = {
         "function_definition_statement": "function",
         "local_function_definition_statement": "function",
     },
-    "zig": {"function_declaration": "function", "test_declaration": "function"},
+    # containers are constants (const Foo = struct { ... }), see _zig_container
+    "zig": {"function_declaration": "function", "test_declaration": "test"},
     "elixir": {},  # definitions are macro calls, see _elixir_definition
 }
 #: Nodes whose one inner definition names them but whose span (decorators, export) counts.
@@ -223,6 +224,31 @@ def _js_assignment(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] 
         return None
     name = _text(left).replace(".prototype.", ".").replace(" ", "")
     return ("class" if right.type == "class" else "function"), name[:120], node
+
+
+_ZIG_CONTAINERS = {
+    "struct_declaration": "struct",
+    "enum_declaration": "enum",
+    "union_declaration": "struct",
+    "opaque_declaration": "type",
+}
+
+
+def _zig_container(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """``const Foo = struct { ... }``: Zig's types are constants holding a container,
+    whose functions are its methods."""
+    name = next((c for c in node.named_children if c.type == "identifier"), None)
+    for child in node.named_children:
+        kind = _ZIG_CONTAINERS.get(child.type)
+        if kind is not None and name is not None:
+            return kind, _text(name)[:120], child
+    return None
+
+
+def _test_name(node: tree_sitter.Node) -> str:
+    """How a test block reads in the source: ``test "parses dates"``, ``test Parser``."""
+    label = next((c for c in node.named_children if c.type in ("string", "identifier")), None)
+    return f"test {_text(label)}"[:120] if label is not None else "test"
 
 
 @dataclass
@@ -315,6 +341,8 @@ class _Chunker:
             return _js_assignment(node)
         if self.language == "elixir" and node.type == "call":
             return self._elixir_definition(node)
+        if self.language == "zig" and node.type == "variable_declaration":
+            return _zig_container(node)
         return None
 
     def _elixir_definition(
@@ -355,6 +383,8 @@ class _Chunker:
             if found is None:
                 continue
             kind, name, inner = found
+            if kind == "test":
+                name = _test_name(node)
             if inner is not node:
                 consumed.add((inner.start_byte, inner.end_byte, inner.type))
             if kind == "function" and parent_kind in _CLASS_KINDS:
@@ -363,6 +393,10 @@ class _Chunker:
             (stack[-1][1].children if stack else top).append(definition)
             body = inner.child_by_field_name("body") or inner
             self.cuts.update(c.start_point.row for c in body.named_children)
+            if kind == "test":
+                # a test block is not the definition of what it tests (Zig: test Parser)
+                stack.append((node.end_byte, definition, parent_name, kind))
+                continue
             self.definitions.append(
                 Definition(
                     name,
@@ -370,7 +404,8 @@ class _Chunker:
                     parent_name,
                     node.start_point.row + 1,
                     _end_row(node) + 1,
-                    signature_of(_text(inner)),
+                    # Zig: the declaration (pub const Queue = struct {), not the container
+                    signature_of(_text(node if self.language == "zig" else inner)),
                 )
             )
             stack.append((node.end_byte, definition, name or parent_name, kind))
@@ -429,7 +464,8 @@ class _Chunker:
 
     def _emit_def(self, d: _Def, parent: str, out: list) -> None:
         if d.end - d.start + 1 <= config.CHUNK_MAX_LINES:
-            out.append((d.start, d.end, d.kind, d.name, parent, [d.name] if d.name else []))
+            names = [d.name] if d.name and d.kind != "test" else []
+            out.append((d.start, d.end, d.kind, d.name, parent, names))
         elif d.children:
             self._emit_region(d.start, d.end, d.children, d.kind, d.name, parent, out)
         else:
@@ -445,7 +481,7 @@ class _Chunker:
             end -= 1
         if start > end or _trivial(self.lines[start : end + 1]):
             return
-        names = [name] if name else []
+        names = [name] if name and kind != "test" else []
         limit = config.CHUNK_MAX_LINES
         while end - start + 1 > limit:
             # The last statement boundary inside the window, else a hard cut.
@@ -469,9 +505,11 @@ class _Chunker:
                 )
                 # siblings, or a container's own lines next to one of its members
                 related = prev[4] == parent or (name and prev[4] == name) or prev[3] == parent
+                # a test does not join the code it tests: it ranks as a test
                 if (
                     tiny
                     and related
+                    and (prev[2] == "test") == (kind == "test")
                     and start - prev[1] <= 2
                     and end - prev[0] + 1 <= config.CHUNK_MAX_LINES
                 ):
@@ -499,13 +537,14 @@ class _Chunker:
         return chunks
 
 
-_FUNCTION_KINDS = frozenset({"function", "method", "macro"})
+_FUNCTION_KINDS = frozenset({"function", "method", "macro", "test"})
 _JS_EXTRA = ("lexical_declaration", "variable_declaration", "expression_statement")
 _EXTRA_CANDIDATES = {
     "javascript": _JS_EXTRA,
     "typescript": _JS_EXTRA,
     "tsx": _JS_EXTRA,
     "elixir": ("call",),
+    "zig": ("variable_declaration",),
 }
 
 

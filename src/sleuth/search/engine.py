@@ -82,9 +82,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     if not rows:
         response.reason = "no chunk matches the query terms"
         return response, exhausted
-    rows = {
-        cid: row for cid, row in rows.items() if filters.accepts(row.path, row.language, row.kind)
-    }
+    rows = {cid: row for cid, row in rows.items() if filters.accepts_chunk(row)}
     if not rows:
         response.reason = "matches exist, but the filters removed them all"
         return response, exhausted

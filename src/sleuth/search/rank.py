@@ -19,7 +19,7 @@ from functools import lru_cache
 from ..store.meta import ChunkRow
 from ..tokens import split_identifier
 from .classify import QueryPlan
-from .filters import category_of
+from .filters import category_of, chunk_category
 
 _GENERATED_PATH = re.compile(
     r"(^|/)(generated|gen|autogen|__generated__|migrations)/"
@@ -156,11 +156,11 @@ def apply_priors(
     for item in scored:
         row = item.row
         factor = 1.0
+        category = chunk_category(row)
         if names and _defines(row, names, definitions):
             factor *= PRIORS["definition"]
             if _last_part(row.symbol) in exact or not exact.isdisjoint(row.symbols.split()):
                 factor *= PRIORS["exact_case"]
-        category = category_of(row.path, row.language)
         if category == "tests":
             factor *= PRIORS["asked_for"] if plan.wants_tests else PRIORS["tests"]
         elif category == "docs":
