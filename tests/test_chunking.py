@@ -152,6 +152,19 @@ CASES = [
         {("nvm_ls", "function", ""), ("nvm_use", "function", "")},
     ),
     (
+        "lua",
+        "local M = {}\nM.pick = function(opts)\n  return opts\nend\n"
+        "local helper = function(x) return x end\nfunction M.close(p) end\n"
+        "M.value = 3\nM.handlers = {\n  on_open = function(buf) end,\n  count = 3,\n}\n"
+        "return M\n",
+        {
+            ("M.pick", "function", ""),
+            ("helper", "function", ""),
+            ("M.close", "function", ""),
+            ("on_open", "function", ""),
+        },
+    ),
+    (
         "zig",
         "pub const Parser = struct {\n    pub fn parse(self: *Parser) void {}\n};\n"
         "const Mode = enum { strict, lax };\npub fn main() void {}\n",

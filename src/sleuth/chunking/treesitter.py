@@ -245,6 +245,33 @@ def _zig_container(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] 
     return None
 
 
+def _lua_assignment(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """``M.pick = function(opts) ... end`` and ``local pick = function ...``: how Lua
+    modules often define their functions, named as code calls them (``M.pick``)."""
+    assignment = node
+    if node.type == "variable_declaration":
+        assignment = next(
+            (c for c in node.named_children if c.type == "assignment_statement"), None
+        )
+        if assignment is None:
+            return None
+    targets = next((c for c in assignment.named_children if c.type == "variable_list"), None)
+    values = next((c for c in assignment.named_children if c.type == "expression_list"), None)
+    if targets is None or values is None or len(targets.named_children) != 1:
+        return None
+    if not values.named_children or values.named_children[0].type != "function_definition":
+        return None
+    return "function", _text(targets).replace(" ", "")[:120], node
+
+
+def _lua_field(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """``{ setup = function(opts) ... end }``: a function kept in a table under a name."""
+    name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+    if name is None or value is None or name.type != "identifier":
+        return None
+    return ("function", _text(name)[:120], node) if value.type == "function_definition" else None
+
+
 def _test_name(node: tree_sitter.Node) -> str:
     """How a test block reads in the source: ``test "parses dates"``, ``test Parser``."""
     label = next((c for c in node.named_children if c.type in ("string", "identifier")), None)
@@ -343,6 +370,10 @@ class _Chunker:
             return self._elixir_definition(node)
         if self.language == "zig" and node.type == "variable_declaration":
             return _zig_container(node)
+        if self.language == "lua" and node.type in ("assignment_statement", "variable_declaration"):
+            return _lua_assignment(node)
+        if self.language == "lua" and node.type == "field":
+            return _lua_field(node)
         return None
 
     def _elixir_definition(
@@ -545,6 +576,7 @@ _EXTRA_CANDIDATES = {
     "tsx": _JS_EXTRA,
     "elixir": ("call",),
     "zig": ("variable_declaration",),
+    "lua": ("assignment_statement", "variable_declaration", "field"),
 }
 
 
