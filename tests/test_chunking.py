@@ -19,12 +19,14 @@ CASES = [
     (
         "javascript",
         "export function parseConfig(s) {\n  return JSON.parse(s);\n}\n"
-        "const handler = async (req) => req;\nclass Server {\n  listen(port) {}\n}\n",
+        "const handler = async (req) => req;\nclass Server {\n  listen(port) {}\n}\n"
+        "res.set =\nres.header = function header(field, val) {\n  return this;\n};\n",
         {
             ("parseConfig", "function", ""),
             ("handler", "function", ""),
             ("Server", "class", ""),
             ("listen", "method", "Server"),
+            ("res.set", "function", ""),
         },
     ),
     (
@@ -313,3 +315,21 @@ def test_zig_test_blocks_are_tests_not_definitions() -> None:
     covered = {line for c in tests for line in range(c.start_line, c.end_line + 1)}
     assert {5, 9} <= covered and not covered & {1, 2, 3}  # tests do not join the struct
     assert all(not c.symbols for c in tests)
+
+
+def test_a_haskell_definition_keeps_its_signature_and_doc_comment() -> None:
+    """The type signature and the haddock above an equation belong to its chunk, also for
+    the first one after the imports."""
+    body = "".join(f"    step{i} <- tick\n" for i in range(6))
+    source = (
+        "module M where\n\n"
+        + "".join(f"import Data.Module{i}\n" for i in range(6))
+        + "\n-- | Write the state to a file\n-- so that a restart resumes it.\n"
+        "writeState :: FilePath -> X ()\nwriteState path = do\n" + body + "    return ()\n\n"
+        "-- | Read the state back.\n"
+        "readState :: FilePath -> X ()\nreadState path = do\n" + body + "    return ()\n"
+    )
+    chunks, _ = chunk_text("haskell", source)
+    by_name = {c.symbol: c for c in chunks if c.symbol}
+    assert by_name["writeState"].text.startswith("-- | Write the state to a file")
+    assert by_name["readState"].text.startswith("-- | Read the state back.\nreadState ::")

@@ -212,12 +212,16 @@ def _js_declaration(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node]
 def _js_assignment(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """CommonJS-style definitions: ``app.set = function set(...)``, ``exports.x = ...``,
     ``Foo.prototype.bar = function ...``, ``inst.parse = (data) => ...``; named by the
-    assigned path as code calls it (``app.set``, ``Foo.bar``, ``inst.parse``)."""
+    assigned path as code calls it (``app.set``, ``Foo.bar``, ``inst.parse``), the first
+    one where several are assigned at once."""
     assignment = node.named_children[0] if node.named_children else None
     if assignment is None or assignment.type != "assignment_expression":
         return None
     right = assignment.child_by_field_name("right")
     left = assignment.child_by_field_name("left")
+    # aliases assigned together: res.set = res.header = function header(...)
+    while right is not None and right.type == "assignment_expression":
+        right = right.child_by_field_name("right")
     if right is None or left is None or right.type not in (*_JS_FUNCTION_VALUES, "class"):
         return None
     if left.type != "member_expression":
@@ -270,6 +274,15 @@ def _lua_field(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | No
     if name is None or value is None or name.type != "identifier":
         return None
     return ("function", _text(name)[:120], node) if value.type == "function_definition" else None
+
+
+def _haskell_names(signature: tree_sitter.Node, definition: tree_sitter.Node) -> bool:
+    """Whether a Haskell type signature declares the name the next equation defines."""
+    declared = {_text(c) for c in signature.named_children if c.type == "variable"}
+    name = definition.child_by_field_name("name") or next(
+        (c for c in definition.named_children if c.type == "variable"), None
+    )
+    return name is not None and _text(name) in declared
 
 
 def _test_name(node: tree_sitter.Node) -> str:
@@ -452,7 +465,15 @@ class _Chunker:
     def _leading_comment_start(node: tree_sitter.Node) -> int:
         start = node.start_point.row
         sibling = node.prev_named_sibling
-        while sibling is not None and "comment" in sibling.type:
+        if sibling is not None and sibling.type == "signature" and _haskell_names(sibling, node):
+            # Haskell: the type signature above an equation is part of its definition
+            start = sibling.start_point.row
+            sibling = sibling.prev_named_sibling
+        if sibling is None and node.parent is not None and node.parent.type == "declarations":
+            # Haskell: the doc comment above the first declaration ends the imports node
+            imports = node.parent.prev_named_sibling
+            sibling = imports.named_children[-1] if imports and imports.named_children else None
+        while sibling is not None and ("comment" in sibling.type or sibling.type == "haddock"):
             # A doc comment (/** ... */) belongs to the definition after it even across
             # one blank line, as JSDoc and Javadoc are often written; others must touch.
             gap = 2 if _text(sibling).startswith("/**") else 1
