@@ -333,3 +333,46 @@ def test_a_haskell_definition_keeps_its_signature_and_doc_comment() -> None:
     by_name = {c.symbol: c for c in chunks if c.symbol}
     assert by_name["writeState"].text.startswith("-- | Write the state to a file")
     assert by_name["readState"].text.startswith("-- | Read the state back.\nreadState ::")
+
+
+def test_doc_comments_and_attributes_open_the_definition_they_describe() -> None:
+    """Rust's `///` and `#[derive]`, Elixir's `@doc` and `@spec` belong to the next
+    definition's chunk (they used to stay in the chunk before it); `@moduledoc` does not."""
+    body = "".join(f"    let x{i} = {i};\n" for i in range(6))
+    rust = (
+        "".join(f"use std::module{i};\n" for i in range(6))
+        + "\n/// Adds one to a number.\n#[inline]\n#[must_use]\n"
+        "pub fn add_one(a: i32) -> i32 {\n" + body + "    a + 1\n}\n"
+    )
+    chunks, _ = chunk_text("rust", rust)
+    add_one = next(c for c in chunks if c.symbol == "add_one")
+    assert add_one.text.startswith("/// Adds one to a number.\n#[inline]")
+    filler = "".join(f"  def helper{i}(x), do: x + {i}\n\n" for i in range(30))
+    elixir = (
+        'defmodule Plug.Conn do\n  @moduledoc "The connection."\n\n' + filler + '  @doc """\n'
+        "  Assigns multiple values to keys in the connection.\n\n"
+        "  Equivalent to calling assign/3 for each key.\n"
+        '  """\n'
+        "  @spec merge_assigns(t, Enumerable.t()) :: t\n"
+        "  def merge_assigns(conn, new) do\n"
+        "    %{conn | assigns: Enum.into(new, conn.assigns)}\n"
+        "  end\nend\n"
+    )
+    chunks, _ = chunk_text("elixir", elixir)
+    merge = next(c for c in chunks if "def merge_assigns" in c.text)
+    assert '  @doc """\n  Assigns multiple values' in merge.text
+    assert "@spec merge_assigns" in merge.text
+    steps = "".join(f"    step{i}(conn)\n" for i in range(8))
+    right_after = (
+        "defmodule Plug.Router do\n"
+        + "".join(f"  alias Plug.Part{i}\n" for i in range(5))
+        + '  @moduledoc "Routes requests."\n'
+        + "  def call(conn) do\n"
+        + steps
+        + "  end\n\n"
+        + filler
+        + "end\n"
+    )
+    chunks, _ = chunk_text("elixir", right_after)
+    call = next(c for c in chunks if "def call" in c.text)
+    assert call.symbol == "call" and "@moduledoc" not in call.text

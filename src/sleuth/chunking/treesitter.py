@@ -285,6 +285,19 @@ def _haskell_names(signature: tree_sitter.Node, definition: tree_sitter.Node) ->
     return name is not None and _text(name) in declared
 
 
+def _leads(sibling: tree_sitter.Node) -> bool:
+    """Whether a node just above a definition belongs to it: comments (Haskell's
+    ``haddock``), Rust attributes (``#[derive(..)]``, ``#[test]``), Elixir attributes
+    (``@doc``, ``@spec``, ``@impl``; not ``@moduledoc``, which is about the module)."""
+    kind = sibling.type
+    if "comment" in kind or kind in ("haddock", "attribute_item"):
+        return True
+    if kind == "unary_operator":
+        text = _text(sibling)
+        return text.startswith("@") and not text.startswith("@moduledoc")
+    return False
+
+
 def _test_name(node: tree_sitter.Node) -> str:
     """How a test block reads in the source: ``test "parses dates"``, ``test Parser``."""
     label = next((c for c in node.named_children if c.type in ("string", "identifier")), None)
@@ -473,7 +486,7 @@ class _Chunker:
             # Haskell: the doc comment above the first declaration ends the imports node
             imports = node.parent.prev_named_sibling
             sibling = imports.named_children[-1] if imports and imports.named_children else None
-        while sibling is not None and ("comment" in sibling.type or sibling.type == "haddock"):
+        while sibling is not None and _leads(sibling):
             # A doc comment (/** ... */) belongs to the definition after it even across
             # one blank line, as JSDoc and Javadoc are often written; others must touch.
             gap = 2 if _text(sibling).startswith("/**") else 1
@@ -561,7 +574,7 @@ class _Chunker:
                 if (
                     tiny
                     and related
-                    and (prev[2] == "test") == (kind == "test")
+                    and _is_test(prev[2], prev[3], prev[4]) == _is_test(kind, name, parent)
                     and start - prev[1] <= 2
                     and end - prev[0] + 1 <= config.CHUNK_MAX_LINES
                 ):
@@ -590,6 +603,15 @@ class _Chunker:
 
 
 _FUNCTION_KINDS = frozenset({"function", "method", "macro", "test"})
+_TEST_MODULES = frozenset({"tests", "test"})
+
+
+def _is_test(kind: str, name: str, parent: str) -> bool:
+    """A test block, Rust's ``mod tests``, or a member of it: kept apart from the code
+    beside it when tiny pieces are merged, so each ranks as what it is."""
+    return kind == "test" or (kind == "module" and name in _TEST_MODULES) or parent in _TEST_MODULES
+
+
 _JS_EXTRA = ("lexical_declaration", "variable_declaration", "expression_statement")
 _EXTRA_CANDIDATES = {
     "javascript": _JS_EXTRA,
