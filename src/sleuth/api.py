@@ -884,10 +884,8 @@ class Index:
         for row in rows:
             if wanted_kind and row.kind != wanted_kind:
                 continue
-            if not filters.accepts(row.path, row.language or "", row.kind, check_category=False):
-                continue
             category = definition_category(row)
-            if filters.category and category != filters.category:
+            if not filters.accepts(row.path, row.language or "", row.kind, category):
                 continue
             if qualifier and qualifier not in row.parent.lower().replace("::", "."):
                 continue

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+#: Names of the modules that hold tests beside the code (Rust's ``mod tests``).
+TEST_MODULES = frozenset({"tests", "test"})
+
 
 @dataclass(slots=True)
 class Chunk:

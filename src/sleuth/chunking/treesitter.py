@@ -17,7 +17,7 @@ import tree_sitter
 
 from .. import config
 from ..languages import parser_for
-from .base import Chunk, Definition, signature_of
+from .base import TEST_MODULES, Chunk, Definition, signature_of
 
 _C_LIKE = {
     "function_definition": "function",
@@ -529,8 +529,7 @@ class _Chunker:
 
     def _emit_def(self, d: _Def, parent: str, out: list) -> None:
         if d.end - d.start + 1 <= config.CHUNK_MAX_LINES:
-            names = [d.name] if d.name and d.kind != "test" else []
-            out.append((d.start, d.end, d.kind, d.name, parent, names))
+            out.append((d.start, d.end, d.kind, d.name, parent, _symbol_names(d.kind, d.name)))
         elif d.children:
             self._emit_region(d.start, d.end, d.children, d.kind, d.name, parent, out)
         else:
@@ -546,7 +545,7 @@ class _Chunker:
             end -= 1
         if start > end or _trivial(self.lines[start : end + 1]):
             return
-        names = [name] if name and kind != "test" else []
+        names = _symbol_names(kind, name)
         limit = config.CHUNK_MAX_LINES
         while end - start + 1 > limit:
             # The last statement boundary inside the window, else a hard cut.
@@ -603,13 +602,18 @@ class _Chunker:
 
 
 _FUNCTION_KINDS = frozenset({"function", "method", "macro", "test"})
-_TEST_MODULES = frozenset({"tests", "test"})
+
+
+def _symbol_names(kind: str, name: str) -> list[str]:
+    """The names a chunk is found by in the symbol field: a test block names what it
+    tests, not itself."""
+    return [name] if name and kind != "test" else []
 
 
 def _is_test(kind: str, name: str, parent: str) -> bool:
     """A test block, Rust's ``mod tests``, or a member of it: kept apart from the code
     beside it when tiny pieces are merged, so each ranks as what it is."""
-    return kind == "test" or (kind == "module" and name in _TEST_MODULES) or parent in _TEST_MODULES
+    return kind == "test" or (kind == "module" and name in TEST_MODULES) or parent in TEST_MODULES
 
 
 _JS_EXTRA = ("lexical_declaration", "variable_declaration", "expression_statement")

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from functools import lru_cache
 
+from ..chunking.base import TEST_MODULES
 from ..languages import DOC_LANGUAGES
 from ..store.meta import ChunkRow, DefinitionRow
 
@@ -30,23 +31,21 @@ def category_of(path: str, language: str) -> str:
 #: Tests written inside source files: Rust's ``#[test]`` functions (``#[tokio::test]``,
 #: ``#[rstest]``) and ``mod tests``, Zig's ``test "name" { }`` blocks.
 _RUST_TEST_ATTRIBUTE = re.compile(r"^\s*#\[\s*(?:[\w:]+::)?(?:test|rstest|quickcheck)\b", re.M)
-_TEST_MODULES = frozenset({"tests", "test"})
 
 
 def chunk_category(row: ChunkRow) -> str:
     """``category_of`` for one chunk: tests written inside source files count as tests."""
-    category = category_of(row.path, row.language)
-    if category == "code" and _inline_test(
-        row.language, row.kind, row.parent, row.symbol, row.text
-    ):
-        return "tests"
-    return category
+    return _category(row.path, row.language, row.kind, row.parent, row.symbol, row.text)
 
 
 def definition_category(row: DefinitionRow) -> str:
     """``chunk_category`` for a definition: members of Rust's ``mod tests`` are tests."""
-    category = category_of(row.path, row.language or "")
-    if category == "code" and _inline_test(row.language or "", row.kind, row.parent, row.name, ""):
+    return _category(row.path, row.language or "", row.kind, row.parent, row.name, "")
+
+
+def _category(path: str, language: str, kind: str, parent: str, symbol: str, text: str) -> str:
+    category = category_of(path, language)
+    if category == "code" and _inline_test(language, kind, parent, symbol, text):
         return "tests"
     return category
 
@@ -58,9 +57,9 @@ def _inline_test(language: str, kind: str, parent: str, symbol: str, text: str) 
     if kind == "test":  # Zig's test blocks are chunks of their own kind
         return True
     if language == "rust":
-        if parent.split("::")[0] in _TEST_MODULES or parent.rsplit("::", 1)[-1] in _TEST_MODULES:
+        if parent.split("::")[0] in TEST_MODULES or parent.rsplit("::", 1)[-1] in TEST_MODULES:
             return True
-        if kind == "module" and symbol in _TEST_MODULES:
+        if kind == "module" and symbol in TEST_MODULES:
             return True
         head = text[: text.find("fn ")] if kind == "function" and "fn " in text else ""
         return _RUST_TEST_ATTRIBUTE.search(head) is not None
@@ -77,23 +76,21 @@ class Filters:
     def active(self) -> bool:
         return any((self.path, self.language, self.kind, self.category))
 
-    def accepts(self, path: str, language: str, kind: str, check_category: bool = True) -> bool:
+    def accepts(self, path: str, language: str, kind: str, category: str = "") -> bool:
+        """``category``: the item's own, when it is not its file's (``chunk_category``)."""
         if self.path and not _glob(path, self.path):
             return False
         if self.language and language != self.language.lower():
             return False
         if self.kind and kind != self.kind.lower():
             return False
-        return not (
-            check_category and self.category and category_of(path, language) != self.category
-        )
+        return not (self.category and (category or category_of(path, language)) != self.category)
 
     def accepts_chunk(self, row: ChunkRow) -> bool:
         """``accepts`` for a chunk, whose category may differ from its file's (Rust's
         ``mod tests``)."""
-        if not self.accepts(row.path, row.language, row.kind, check_category=False):
-            return False
-        return not (self.category and chunk_category(row) != self.category)
+        category = chunk_category(row) if self.category else ""
+        return self.accepts(row.path, row.language, row.kind, category)
 
 
 def _glob(path: str, pattern: str) -> bool:
