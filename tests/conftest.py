@@ -43,7 +43,16 @@ def run_cli(
 
 
 #: The documented `sleuth search --json` schema (README): keys of the reply and of a result.
-SEARCH_KEYS = {"query", "mode", "query_class", "embedded_fraction", "reason", "notices", "results"}
+SEARCH_KEYS = {
+    "query",
+    "mode",
+    "query_class",
+    "embedded_fraction",
+    "vectors",
+    "reason",
+    "notices",
+    "results",
+}
 RESULT_KEYS = {
     "path",
     "start_line",

@@ -56,8 +56,10 @@ def test_lexical_first_then_background_embedding(sample_repo: Path) -> None:
             break
         time.sleep(0.5)
     assert status["embedded_fraction"] == 1.0
+    assert status["static_chunks"] == status["chunks"]  # the static tier came first
     later = json.loads(run_cli("search", "--json", "parse_config", str(sample_repo)).stdout)
     assert later["mode"] == "hybrid" and later["embedded_fraction"] == 1.0
+    assert later["vectors"] == ["deep", "static"]  # both models' views rank the answer
 
 
 def test_index_twice_says_nothing_changed(sample_repo: Path) -> None:

@@ -11,7 +11,7 @@ from sleuth.embedding.runner import publish_vectors
 from sleuth.search import rank
 from sleuth.search.classify import classify
 from sleuth.search.rank import Scored, fuse, merge_and_cut, path_matches
-from sleuth.store.meta import ChunkRow, MetaStore
+from sleuth.store.meta import VECTOR_TABLES, ChunkRow, MetaStore
 
 
 def test_exact_identifier_puts_its_definition_first(embedded_repo: Path) -> None:
@@ -90,12 +90,13 @@ def test_partly_embedded_index_mixes_vectors_and_lexical(sample_repo: Path) -> N
     index = Index(sample_repo)
     index.index(embed="deep")
     meta = MetaStore(index.layout.meta)
-    # drop the vectors of the retry module: lexical must still find it
-    meta.db.execute(
-        "DELETE FROM embeddings WHERE hash IN (SELECT c.hash FROM chunks c"
-        " JOIN files f ON f.id=c.file_id WHERE f.path='src/uploads/retry.py')"
-    )
-    publish_vectors(meta, index.layout)
+    # drop the vectors of the retry module, in both tiers: lexical must still find it
+    for tier, table in VECTOR_TABLES.items():
+        meta.db.execute(
+            f"DELETE FROM {table} WHERE hash IN (SELECT c.hash FROM chunks c"
+            " JOIN files f ON f.id=c.file_id WHERE f.path='src/uploads/retry.py')"
+        )
+        publish_vectors(meta, index.layout, tier=tier)
     meta.close()
     response = Index(sample_repo).search("retry failed upload backoff")
     assert response.mode == "hybrid"
@@ -339,6 +340,31 @@ def test_one_far_off_candidate_does_not_reorder_the_others() -> None:
 
     assert order({}) == [1, 0]
     assert order({99: -0.25}) == [1, 0]
+
+
+def test_the_static_view_breaks_a_near_tie_of_the_deep_vectors() -> None:
+    """With both tiers built, each model's cosines are scaled on their own and blended
+    (rank.SIGNALS["static_share"]): the table's cosines sit on another scale (here all
+    near 0.8), yet its clear preference decides between two chunks the transformer
+    scores alike, and it does not overturn a clear preference of the transformer."""
+    plan = classify("where are retries scheduled")
+    rows = {
+        i: ChunkRow(i, f"pkg/m{i}.py", "python", 1, 5, "function", "", "", "", "", "", "")
+        for i in range(12)
+    }
+    deep = {i: 0.20 + 0.005 * i for i in range(10)}
+    deep.update({10: 0.500, 11: 0.495})  # a near tie at the top
+    static = {i: 0.80 for i in range(12)}
+    static[11] = 0.86  # the table clearly prefers 11
+
+    def top(semantic: dict[int, float], table: dict[int, float] | None) -> int:
+        scored = fuse(plan, {}, semantic, rows, "semantic", table)
+        return max(scored, key=lambda s: s.score).row.id
+
+    assert top(deep, None) == 10
+    assert top(deep, static) == 11
+    clear = {**deep, 11: 0.30}  # the transformer prefers 10 by far: the blend keeps it
+    assert top(clear, static) == 10
 
 
 def test_a_narrow_filter_finds_matches_beyond_the_usual_candidates(tmp_path: Path) -> None:

@@ -35,6 +35,7 @@ from .indexer import Indexer, Progress, UpdateReport, _quiet
 from .prepare import content_hash
 from .results import Result, SearchResponse
 from .search.classify import QueryPlan, classify
+from .search.engine import VectorSide
 from .search.engine import search as run_search
 from .search.filters import Filters, category_of, definition_category
 from .search.query_syntax import CATEGORIES, ParsedQuery, parse_query
@@ -58,7 +59,9 @@ MODES = ("hybrid", "semantic", "lexical")
 VIEW_ATTEMPTS = 60
 EMBED_CHOICES = ("none", "static", "background", "deep")
 #: Which vectors answer the semantic side: ``auto`` takes the deep tier once it is
-#: complete (or covers more chunks than the static one), else the static tier.
+#: complete (or covers more chunks than the static one), with the static tier blended
+#: in when that is complete too, else the static tier alone; ``static`` and ``deep``
+#: use one tier only.
 TIERS = ("auto", "static", "deep")
 
 
@@ -323,7 +326,7 @@ class Index:
         changed = _run_changed(update, full)
         if changed:  # the HNSW graph of a very large index, outside the run's transaction
             refresh_graph_of(self.layout.vectors)
-        if embed != "none" and (embed == "static" or self.has_static_tier()):
+        if embed in ("static", "deep") or (embed != "none" and self.has_static_tier()):
             report.static_embedded = self._fill_static(meta, progress, changed)
             report.notices = list(self.notices)
         report.static = meta.get("static_model") is not None
@@ -386,10 +389,13 @@ class Index:
         seconds: float | None = None,
         lock_timeout: float | None = None,
     ) -> int:
-        """Compute missing vectors in this process (optionally for at most ``seconds``).
+        """Compute missing vectors in this process (optionally for at most ``seconds``);
+        returns how many chunks got transformer vectors.
 
-        Holds .sleuth/embed.lock, so only one process embeds a repository at a time;
-        with ``lock_timeout`` 0 it returns 0 at once when another one is embedding.
+        The static tier is filled in first (thousands of chunks a second): it answers
+        while the transformer works, and then joins it (``_static_side``). Holds
+        .sleuth/embed.lock, so only one process embeds a repository at a time; with
+        ``lock_timeout`` 0 it returns 0 at once when another one is embedding.
         """
         meta = self._open()
         lock = FileLock(self.layout.embed_lock)
@@ -397,6 +403,7 @@ class Index:
             return 0
         try:
             deadline = None if seconds is None else time.monotonic() + seconds
+            self._fill_static(meta, progress, changed=False)
             return embed_pending(meta, self.layout, self.embedder, progress, deadline)
         finally:
             lock.release()
@@ -515,6 +522,7 @@ class Index:
                 embed_query = lambda _text: vector  # noqa: E731
         if used == "hybrid" and tier == "static":
             plan = replace(plan, semantic_weight=plan.semantic_weight * config.STATIC_WEIGHT)
+        static = self._static_side(tier, used, chunk_count)
         response = run_search(
             plan,
             meta,
@@ -525,8 +533,11 @@ class Index:
             Filters(path, language, kind, category),
             used,
             searcher=searcher,
+            static=static,
         )
         response.embedded_fraction = fraction
+        if used != "lexical":
+            response.vectors = [tier] + (["static"] if static else [])
         response.notices = notices + response.notices
         if chunk_count == 0:
             response.reason = "the index is empty: no indexable files were found"
@@ -588,11 +599,13 @@ class Index:
             self._write_lock.release()
 
     def _semantic_tier(self, chunk_count: int) -> tuple[str, VectorStore]:
-        """Which tier's vectors answer: one tier per answer, never a mix of the two.
+        """Which tier's vectors find and rank the semantic candidates.
 
-        Cosines of different models are not comparable, so ``auto`` takes the deep
-        vectors once they cover every chunk (or more chunks than the static ones), and
-        the static vectors while the deep tier is still being built.
+        Cosines of different models are not comparable, so they never share one list:
+        ``auto`` takes the deep vectors once they cover every chunk (or more chunks than
+        the static ones), and the static vectors while the deep tier is still being
+        built. With both complete, ``_static_side`` adds the static view, each model's
+        cosines scaled on their own before they are blended.
         """
         assert self._vectors is not None and self._static_vectors is not None
         self._vectors.load()
@@ -606,6 +619,17 @@ class Index:
         if self._static_table_id() is None:  # no usable table: no static queries either
             return "deep", self._vectors
         return "static", self._static_vectors
+
+    def _static_side(self, tier: str, mode: str, chunk_count: int) -> VectorSide | None:
+        """With ``auto`` and both tiers complete, the static vectors join the deep ones:
+        two models' views of the same candidates rank better than either alone."""
+        assert self._static_vectors is not None
+        if self.tier != "auto" or tier != "deep" or mode == "lexical" or not chunk_count:
+            return None
+        self._static_vectors.load()
+        if len(self._static_vectors) < 0.999 * chunk_count or self._static_table_id() is None:
+            return None
+        return VectorSide(self._static_vectors, self._embed_static_query)
 
     def _embed_static_query(self, text: str) -> np.ndarray:
         return self.static_embedder.embed([text])[0]
@@ -827,6 +851,7 @@ class Index:
             )
             response.mode, response.notices = ranked.mode, ranked.notices
             response.embedded_fraction = ranked.embedded_fraction
+            response.vectors = ranked.vectors
             for result in ranked.results:
                 if any(_overlaps(result, d) for d in definitions):
                     picked.append(result)

@@ -37,6 +37,8 @@ class SearchResponse:
     notices: list[str] = field(default_factory=list)
     query_class: str = ""
     embedded_fraction: float = 0.0
+    #: Whose vectors ranked the answer: [] (lexical), ["static"], ["deep"] or both.
+    vectors: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {
@@ -44,6 +46,7 @@ class SearchResponse:
             "mode": self.mode,
             "query_class": self.query_class,
             "embedded_fraction": round(self.embedded_fraction, 4),
+            "vectors": list(self.vectors),
             "reason": self.reason,
             "notices": list(self.notices),
             "results": [r.to_dict() for r in self.results],

@@ -152,6 +152,7 @@ def response_of(answer: dict[str, Any]) -> SearchResponse:
         notices=list(answer.get("notices", [])),
         query_class=answer.get("query_class", ""),
         embedded_fraction=answer.get("embedded_fraction", 0.0),
+        vectors=list(answer.get("vectors", [])),
     )
 
 

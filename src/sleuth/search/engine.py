@@ -32,6 +32,7 @@ def search(
     filters: Filters,
     mode: str,
     searcher: tantivy.Searcher | None = None,
+    static: VectorSide | None = None,
 ) -> SearchResponse:
     """``searcher`` pins the tantivy commit to read (see ``Index._read_view``).
 
@@ -42,12 +43,19 @@ def search(
     pools = [config.CANDIDATES]
     if filters.active():
         pools.append(config.CANDIDATES * FILTERED_POOL_FACTOR)
-    job = _Search(plan, meta, lexical, vectors, embed_query, k, filters, mode, searcher)
+    job = _Search(plan, meta, lexical, vectors, embed_query, k, filters, mode, searcher, static)
     for pool in pools:
         response, exhausted = _search_pool(job, pool)
         if len(response.results) >= k or exhausted:
             break
     return response
+
+
+class VectorSide(NamedTuple):
+    """A second model's vectors (the static table's), blended into the semantic side."""
+
+    vectors: VectorStore
+    embed_query: Callable[[str], np.ndarray]
 
 
 class _Search(NamedTuple):
@@ -60,11 +68,12 @@ class _Search(NamedTuple):
     filters: Filters
     mode: str
     searcher: tantivy.Searcher | None
+    static: VectorSide | None
 
 
 def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     """One search over ``pool`` candidates per retriever; True when there are no more."""
-    plan, meta, lexical, vectors, embed_query, k, filters, mode, searcher = job
+    plan, meta, lexical, vectors, embed_query, k, filters, mode, searcher, static = job
     response = SearchResponse(query=plan.text, mode=mode, query_class=plan.kind)
     lexical_hits: dict[int, float] = {}
     if mode != "semantic":
@@ -78,6 +87,12 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
         # Lexical candidates with a vector get their true similarity, not a default.
         missing = [c for c in lexical_hits if c not in semantic_hits]
         semantic_hits.update(vectors.similarity(query_vector, missing))
+    static_hits: dict[int, float] = {}
+    if semantic_hits and static is not None:
+        # The static table's view of the same candidates (it adds none of its own:
+        # measured, its own nearest chunks made the answers worse).
+        candidates = list(set(lexical_hits) | set(semantic_hits))
+        static_hits = static.vectors.similarity(static.embed_query(plan.text), candidates)
     rows = meta.candidate_rows(set(lexical_hits) | _live(meta, semantic_hits, lexical_hits))
     if not rows:
         response.reason = "no chunk matches the query terms"
@@ -86,7 +101,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     if not rows:
         response.reason = "matches exist, but the filters removed them all"
         return response, exhausted
-    scored = fuse(plan, lexical_hits, semantic_hits, rows, mode)
+    scored = fuse(plan, lexical_hits, semantic_hits, rows, mode, static_hits)
     names = sorted(plan.symbol_names)
     apply_priors(plan, scored, meta.find_definitions(names) if names else {})
     apply_coverage(plan, scored, meta.file_terms)

@@ -74,6 +74,9 @@ SIGNALS: dict[str, bool | float | str] = {
     # Each further hit of a file counts this much less than the one before as evidence
     # (geometric, 1.0: all the same); applied within the evidence_hits cap.
     "evidence_decay": 1.0,
+    # The static table's share of the semantic side when both tiers are built: each
+    # model's cosines scaled on their own (as above), then blended. 0: deep vectors only.
+    "static_share": 0.3,
 }
 
 
@@ -97,9 +100,17 @@ def fuse(
     semantic: dict[int, float],
     rows: dict[int, ChunkRow],
     mode: str,
+    static: dict[int, float] | None = None,
 ) -> list[Scored]:
     lex_scaled = _minmax(lexical, floor_zero=True)
     sem_scaled = _scaled(semantic, str(SIGNALS["semantic_floor"]))
+    share = float(SIGNALS["static_share"])
+    if static and share:
+        static_scaled = _scaled(static, str(SIGNALS["semantic_floor"]))
+        sem_scaled = {
+            key: (1 - share) * value + share * static_scaled.get(key, value)
+            for key, value in sem_scaled.items()
+        }
     if SIGNALS["fusion"] == "rrf":
         lex_scaled, sem_scaled = _reciprocal_ranks(lexical), _reciprocal_ranks(semantic)
     lex_weight, sem_weight = (
