@@ -131,9 +131,7 @@ def latencies(bench_dir: Path, cache: Path, names: list[str], table: Path) -> di
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--bench-dir", type=Path, default=HERE.parents[1] / ".." / "shared" / "bench"
-    )
+    parser.add_argument("--bench-dir", type=Path, default=HERE.parents[1] / "shared" / "bench")
     parser.add_argument(
         "--cache", type=Path, default=Path.home() / ".cache" / "sleuth-bench-static"
     )

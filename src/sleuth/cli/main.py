@@ -73,10 +73,10 @@ def index_command(
     embed: Annotated[
         EmbedTier,
         typer.Option(
-            help="none: lexical only; static: lexical + the static token table (instant, "
-            "kept current by later runs); background: return now, embed with the "
-            "transformer in a background process; deep: wait until every chunk has its "
-            "transformer vector."
+            help="none: lexical only; static: lexical + the static token table only "
+            "(instant, kept current by later runs); background: return now, then a "
+            "background process builds the static tier and the transformer's vectors; "
+            "deep: wait for both. With both built, both rank the answers."
         ),
     ] = EmbedTier.background,
     wait: Annotated[
