@@ -39,7 +39,7 @@ from .search.engine import VectorSide
 from .search.engine import search as run_search
 from .search.filters import Filters, category_of, definition_category
 from .search.query_syntax import CATEGORIES, ParsedQuery, parse_query
-from .spawn import spawn_detached
+from .spawn import spawn_embedder
 from .store.layout import Layout
 from .store.lexical import LexicalStore
 from .store.lock import FileLock
@@ -422,17 +422,13 @@ class Index:
         if self.background_embedder_pid():
             return False
         self.layout.create()
-        try:
-            spawn_detached(
-                "sleuth.background", [str(self.root), self.model_id], self.layout.embed_log
-            )
-        except OSError as exc:
-            self.notices.append(
-                f"could not start the background embedder ({exc.strerror}); "
-                "run `sleuth index --embed deep`"
-            )
-            return False
-        return True
+        return spawn_embedder(
+            "sleuth.background",
+            [str(self.root), self.model_id],
+            self.layout.embed_log,
+            self.notices,
+            "; run `sleuth index --embed deep`",
+        )
 
     def clean(self) -> bool:
         """Delete the whole index folder; True if there was one."""

@@ -22,3 +22,16 @@ def spawn_detached(module: str, args: list[str], log: Path) -> None:
             start_new_session=True,
             close_fds=True,
         )
+
+
+def spawn_embedder(
+    module: str, args: list[str], log: Path, notices: list[str], hint: str = ""
+) -> bool:
+    """``spawn_detached`` for a background embedder: a failure to start becomes a notice
+    (the index stays usable lexically), with ``hint`` saying how to embed instead."""
+    try:
+        spawn_detached(module, args, log)
+    except OSError as exc:
+        notices.append(f"could not start the background embedder ({exc.strerror}){hint}")
+        return False
+    return True

@@ -27,7 +27,7 @@ from ..errors import SleuthError
 from ..indexer import Progress, _quiet
 from ..search.classify import classify
 from ..search.filters import Filters
-from ..spawn import spawn_detached
+from ..spawn import spawn_embedder
 from ..store.layout import Layout
 from ..store.lexical import LexicalStore
 from ..store.lock import FileLock
@@ -342,14 +342,12 @@ class HistoryIndex:
         if self.background_embedder_pid():
             return False
         self.index_layout.create()
-        try:
-            spawn_detached(
-                "sleuth.history.background", [str(self.root), self.model_id], self.layout.embed_log
-            )
-        except OSError as exc:
-            self.notices.append(f"could not start the background embedder ({exc.strerror})")
-            return False
-        return True
+        return spawn_embedder(
+            "sleuth.history.background",
+            [str(self.root), self.model_id],
+            self.layout.embed_log,
+            self.notices,
+        )
 
     def clean(self) -> bool:
         """Delete the history stores only; True if there were any."""

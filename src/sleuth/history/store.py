@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..store.meta import _Transaction, open_database
+from ..store.meta import _Transaction, keyed_vectors, open_database
 from .gitlog import CommitRecord, FileChange
 
 SCHEMA = """
@@ -271,11 +271,7 @@ class HistoryStore:
         rows = self.db.execute(
             "SELECT c.id, e.vector FROM commits c JOIN embeddings e ON e.hash=c.hash ORDER BY c.id"
         ).fetchall()
-        if not rows:
-            return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float16)
-        keys = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float16)
-        return keys, vectors.reshape(len(rows), -1)
+        return keyed_vectors(rows)
 
     def embedded_count(self) -> int:
         return self.db.execute(

@@ -385,11 +385,7 @@ class MetaStore:
             f"SELECT c.id, e.vector FROM chunks c JOIN {VECTOR_TABLES[tier]} e ON e.hash=c.hash"
             " ORDER BY c.id"
         ).fetchall()
-        if not rows:
-            return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float16)
-        keys = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float16)
-        return keys, vectors.reshape(len(rows), -1)
+        return keyed_vectors(rows)
 
     def clear_embeddings(self, tier: str = "deep") -> None:
         self.db.execute(f"DELETE FROM {VECTOR_TABLES[tier]}")
@@ -483,6 +479,16 @@ class DefinitionRow:
     start_line: int
     end_line: int
     signature: str
+
+
+def keyed_vectors(rows: list) -> tuple[np.ndarray, np.ndarray]:
+    """(ids, float16 vectors) of ``(id, vector bytes)`` rows, shared by the chunk and
+    commit stores."""
+    if not rows:
+        return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float16)
+    keys = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float16)
+    return keys, vectors.reshape(len(rows), -1)
 
 
 def _interned(terms: str) -> list[str]:
