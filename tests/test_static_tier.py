@@ -107,10 +107,14 @@ def test_tier_switching_is_consistent_and_re_embeds_only_what_it_must(sample_rep
     deep = index.index(embed="deep")
     assert deep.static_embedded == 0  # the static vectors were kept
     assert deep.embedded == chunks
-    deep_answer = _paths(index.search("where is the configuration parsed"))
-    assert deep_answer == _paths(
-        Index(sample_repo, tier="deep").search("where is the configuration parsed")
-    )
+    # Both tiers complete: the default blends the two models' views; a fresh Index
+    # gives the same answer, and tier="deep" ranks by the transformer alone.
+    blended = index.search("where is the configuration parsed")
+    assert blended.vectors == ["deep", "static"]
+    assert _paths(blended) == _paths(Index(sample_repo).search("where is the configuration parsed"))
+    deep_only = Index(sample_repo, tier="deep").search("where is the configuration parsed")
+    assert deep_only.vectors == ["deep"]
+    assert blended.results[0].path == deep_only.results[0].path == "src/config/parser.py"
 
     # Back to the static tier: the same answer as before the deep tier existed.
     assert (
