@@ -126,6 +126,22 @@ def test_corrupt_index_gives_hint_and_full_rebuild_repairs(sample_repo: Path) ->
     assert again.returncode == 0 and "src/config/parser.py" in again.stdout
 
 
+@pytest.mark.parametrize("args", [["search", "retry failed upload"], ["search", "--json", "retry"]])
+def test_a_reader_that_stops_early_is_no_error(sample_repo: Path, args: list[str]) -> None:
+    """`sleuth search ... | head -1`: the reader is gone before the answer is written."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sleuth.cli.main", *args, str(sample_repo)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # closed before sleuth writes: every write meets a broken pipe
+    stderr = proc.stderr.read()
+    assert proc.wait(timeout=300) == 0, stderr
+    assert "Traceback" not in stderr and "Exception ignored" not in stderr
+
+
 def test_no_results_says_why(sample_repo: Path) -> None:
     proc = run_cli("search", "--lang", "haskell", "retry", str(sample_repo))
     assert proc.returncode == 1

@@ -6,14 +6,15 @@ import json
 from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
+
+from .consoles import console
 
 if TYPE_CHECKING:
     from ..api import Index
 
 
 def print_check(index: Index, as_json: bool) -> None:
-    out = Console(highlight=False, soft_wrap=True, emoji=False)
+    out = console()
     report = index.check(repair=True)
     if as_json:
         out.print_json(json.dumps(report.to_dict()))

@@ -10,12 +10,12 @@ import os
 import sys
 from collections.abc import Callable
 
-from rich.console import Console
 from rich.markup import escape
 
 from ..errors import SleuthError
+from .consoles import console
 
-_err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+_err = console(stderr=True)
 
 
 def run_guarded(command: Callable[[], object]) -> None:

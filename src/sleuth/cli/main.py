@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from .. import config
 from ..api import Index, check_query
@@ -17,6 +16,7 @@ from ..benchmark import DEFAULT_CACHE
 from ..benchmark import run as run_benchmark
 from ..errors import IndexBusy
 from .check_output import print_check
+from .consoles import console
 from .guard import run_guarded
 from .history_output import history_response_of, print_commits
 from .mcp_command import run as run_mcp
@@ -35,8 +35,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False, soft_wrap=True, emoji=False)
-err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+out = console()
+err = console(stderr=True)
 
 
 class EmbedTier(StrEnum):

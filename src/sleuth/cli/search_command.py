@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
+from .consoles import console
+
 if TYPE_CHECKING:
     from ..history.results import HistoryResponse
     from ..results import SearchResponse
 
-out = Console(highlight=False, soft_wrap=True, emoji=False)
-err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+out = console()
+err = console(stderr=True)
 
 
 class Mode(StrEnum):

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from ..live import WatchBatch, Watcher
 from ..server.watch_process import PARENT_VARIABLE
+from .consoles import console
 
 
 class WatchEmbed(StrEnum):
@@ -48,8 +48,8 @@ def watch(
     """
     from ..api import Index
 
-    out = Console(highlight=False, soft_wrap=True, emoji=False)
-    err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+    out = console()
+    err = console(stderr=True)
     index = Index(path)
 
     def report(batch: WatchBatch) -> None:
