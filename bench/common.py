@@ -20,3 +20,13 @@ def emit(result: Any, out: Path | None, indent: int = 2) -> None:
     if out:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text + "\n")
+
+
+def bench_roots(bench_dir: Path, cache: Path, names: list[str]) -> dict[str, Path]:
+    """repo name -> the folder its index lives in (the export's ``benchmark_root``)."""
+    specs = {s["name"]: s for s in json.loads((bench_dir / "repos.json").read_text())}
+    roots = {}
+    for name in names:
+        sub = specs[name].get("benchmark_root") or ""
+        roots[name] = cache / name / sub if sub else cache / name
+    return roots

@@ -23,22 +23,13 @@ import sys
 import time
 from pathlib import Path
 
-from common import emit, percentile
+from common import bench_roots, emit, percentile
 
 from sleuth.api import Index
 from sleuth.benchmark import load_tasks
 
 HERE = Path(__file__).resolve().parent
 QUERY = "where are connection timeouts handled"
-
-
-def _roots(bench_dir: Path, cache: Path, names: list[str]) -> dict[str, Path]:
-    specs = {s["name"]: s for s in json.loads((bench_dir / "repos.json").read_text())}
-    roots = {}
-    for name in names:
-        sub = specs[name].get("benchmark_root") or ""
-        roots[name] = cache / name / sub if sub else cache / name
-    return roots
 
 
 def warm(bench_dir: Path, roots: dict[str, Path]) -> dict:
@@ -108,7 +99,7 @@ def main() -> None:
     args = parser.parse_args()
     bench_dir = args.bench_dir.resolve()
     names = list(load_tasks(bench_dir, "dev.txt", None))
-    roots = {n: r for n, r in _roots(bench_dir, args.cache, names).items() if r.is_dir()}
+    roots = {n: r for n, r in bench_roots(bench_dir, args.cache, names).items() if r.is_dir()}
     report = {"warm": warm(bench_dir, roots)}
     if args.baseline_src:
         largest = max(roots.values(), key=lambda r: (r / ".sleuth" / "vectors.npy").stat().st_size)

@@ -1,0 +1,99 @@
+"""Warm in-process query latency over the dev split, beside a baseline checkout (not a test).
+
+Each query runs five times through one open ``Index`` per repository and its median
+counts (as semble reports latency); every run embeds the query afresh, as a new question
+would be. The first run of each query is reported apart: it also reads what a query
+touches for the first time (file terms from SQLite). With ``--baseline-src`` (the
+``src/`` of another checkout, e.g. a worktree of an older commit) the same measurement
+runs in a child process on that code, alternating with this checkout, so both see the
+same load. Both use this checkout's static table (``SLEUTH_STATIC_TABLE``, unless set):
+an index opened with another table would drop its static vectors.
+
+    python bench/query_latency.py --baseline-src /tmp/oldwt/src --rounds 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from common import bench_roots, emit, percentile
+
+HERE = Path(__file__).resolve().parent
+BENCH = HERE.parent.parent / "shared" / "bench"
+RUNS = 5
+TABLE = HERE.parent / "src" / "sleuth" / "data" / "static-table.npz"
+
+
+def measure(bench_dir: Path, cache: Path) -> dict:
+    from sleuth.api import Index
+    from sleuth.benchmark import load_tasks
+
+    tasks = load_tasks(bench_dir, "dev.txt", None)
+    roots = bench_roots(bench_dir, cache, list(tasks))
+    medians: list[float] = []
+    firsts: list[float] = []
+    for name, root in roots.items():
+        if not (root / ".sleuth").is_dir():
+            continue
+        index = Index(root)
+        index._embed_query = lambda text, index=index: index.embedder.embed([text])[0]
+        index.search("warm up the stores")
+        for query in tasks[name]:
+            times = []
+            for _ in range(RUNS):
+                begin = time.perf_counter()
+                index.search(query, k=10)
+                times.append(1000 * (time.perf_counter() - begin))
+            firsts.append(times[0])
+            medians.append(statistics.median(times))
+        index.close()
+    return {
+        "queries": len(medians),
+        "warm_p50_ms": round(percentile(medians, 0.5), 2),
+        "warm_p95_ms": round(percentile(medians, 0.95), 2),
+        "first_run_p50_ms": round(percentile(firsts, 0.5), 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bench-dir", type=Path, default=BENCH)
+    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache/sleuth-bench/repos")
+    parser.add_argument("--baseline-src", type=Path)
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    if args.child or not args.baseline_src:
+        print(json.dumps(measure(args.bench_dir, args.cache)))
+        return
+    runs: dict[str, list[dict]] = {"this": [], "baseline": []}
+    for _ in range(args.rounds):
+        for label, src in (("this", HERE.parent / "src"), ("baseline", args.baseline_src)):
+            env = {**os.environ, "PYTHONPATH": str(src)}
+            env.setdefault("SLEUTH_STATIC_TABLE", str(TABLE))
+            command = [sys.executable, __file__, "--child", "--bench-dir", str(args.bench_dir)]
+            proc = subprocess.run(
+                [*command, "--cache", str(args.cache)],
+                capture_output=True,
+                text=True,
+                env=env,
+                check=True,
+            )
+            runs[label].append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    ratios = [
+        round(this["warm_p50_ms"] / base["warm_p50_ms"], 3)
+        for this, base in zip(runs["this"], runs["baseline"], strict=True)
+    ]
+    emit({"rounds": runs, "warm_p50_ratio_per_round": ratios, "load": os.getloadavg()}, args.out)
+
+
+if __name__ == "__main__":
+    main()
