@@ -79,9 +79,16 @@ def main() -> None:
         for label, src in (("this", HERE.parent / "src"), ("baseline", args.baseline_src)):
             env = {**os.environ, "PYTHONPATH": str(src)}
             env.setdefault("SLEUTH_STATIC_TABLE", str(TABLE))
-            command = [sys.executable, __file__, "--child", "--bench-dir", str(args.bench_dir)]
             proc = subprocess.run(
-                [*command, "--cache", str(args.cache)],
+                [
+                    sys.executable,
+                    __file__,
+                    "--child",
+                    "--bench-dir",
+                    str(args.bench_dir),
+                    "--cache",
+                    str(args.cache),
+                ],
                 capture_output=True,
                 text=True,
                 env=env,
