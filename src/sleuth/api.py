@@ -27,6 +27,7 @@ from .discover import PathRules, find_root
 from .embedding import DEFAULT_MODEL_ID, Embedder, load_embedder
 from .embedding.cache import query_vectors
 from .embedding.runner import embed_pending, pending_count, publish_vectors
+from .embedding.static import StaticEmbedder
 from .embedding.static import table_id as static_table_id
 from .errors import IndexBusy, IndexCorrupt, PathError, QueryError, SleuthError
 from .freshness import ChangeDetector
@@ -110,7 +111,7 @@ class Index:
         self._vectors = None
         self._static_vectors: VectorStore | None = None
         self._embedder: Embedder | None = None
-        self._static_embedder: Embedder | None = None
+        self._static_embedder: StaticEmbedder | None = None
         self._static_id: str | None = None
         self._write_lock = FileLock(self.layout.write_lock)
         self._rechunk = False
@@ -219,10 +220,8 @@ class Index:
         return self._embedder
 
     @property
-    def static_embedder(self) -> Embedder:
+    def static_embedder(self) -> StaticEmbedder:
         if self._static_embedder is None:
-            from .embedding.static import StaticEmbedder
-
             self._static_embedder = StaticEmbedder()
         return self._static_embedder
 
@@ -628,7 +627,7 @@ class Index:
         return VectorSide(self._static_vectors, self._embed_static_query)
 
     def _embed_static_query(self, text: str) -> np.ndarray:
-        return self.static_embedder.embed([text])[0]
+        return self.static_embedder.embed_query(text)
 
     def _background_note(self) -> str:
         """Said on every search of a partly embedded index: the embedder's lock is

@@ -3,7 +3,10 @@
 The tokens are the lexical side's (``tokens.code_terms``: identifiers lowercased, whole
 and split into words), so the table needs no tokenizer and no model at run time: numpy
 only, thousands of chunks per second. Weights are sublinear term frequency times the
-token's idf, stored with the table. Tables are fitted offline
+token's idf, stored with the table. Questions are worded unlike the code they ask about,
+so a table may carry rows of its own for the words of questions (``query_rows``,
+``query_vectors``: fitted to MiniLM's vectors of short English sentences); a question
+takes those rows where there are some, a chunk always the main ones. Tables are fitted offline
 (``bench/static/fit_table.py``) and shipped as package data; ``SLEUTH_STATIC_TABLE``
 points at another file (experiments, the distilled baseline).
 """
@@ -55,6 +58,12 @@ class StaticTable:
             words = bytes(data["tokens"]).decode().split("\n")
             self.vectors = data["vectors"]
             self.idf = data["idf"].astype(np.float32)
+            # position of each token's question row, -1 where it has none
+            self.query_position = np.full(len(self.vectors), -1, dtype=np.int32)
+            self.query_vectors = self.vectors[:0]
+            if "query_rows" in data.files:
+                self.query_vectors = data["query_vectors"]
+                self.query_position[data["query_rows"]] = np.arange(len(self.query_vectors))
         self.index = {word: i for i, word in enumerate(words)}
         self.dim = int(self.vectors.shape[1])
 
@@ -87,6 +96,18 @@ class StaticEmbedder:
         self.table = load_table(path)
         self.model_id = self.table.id
         self.dim = self.table.dim
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """A question's vector: the question rows where the table has them."""
+        ids, weights = self.table.weights(static_terms(text))
+        vector = np.zeros(self.dim, dtype=np.float32)
+        if len(ids):
+            rows = self.table.vectors[ids].astype(np.float32)
+            position = self.table.query_position[ids]
+            own = position >= 0
+            rows[own] = self.table.query_vectors[position[own]]
+            vector = weights @ rows
+        return vector / max(float(np.linalg.norm(vector)), 1e-12)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
