@@ -11,9 +11,9 @@ occur in the sentences move; the rows that do are written into the table file as
 were, so no index rebuilds its vectors. lam is picked on held-out packages' sentences
 (mean cosine to MiniLM), never on benchmark queries.
 
-    python bench/adapter/build_pairs.py --cache ~/.cache/sleuth-static-big \
-        --per-package 4000 --per-language 30000 --out ~/.cache/sleuth-static-big/pairs.jsonl
-    python bench/static/fit_query_rows.py --pairs ~/.cache/sleuth-static-big/pairs.jsonl \
+    python bench/adapter/build_pairs.py --cache ~/.cache/sleuth-static \
+        --per-package 4000 --per-language 30000 --out ~/.cache/sleuth-static/pairs.jsonl
+    python bench/static/fit_query_rows.py --pairs ~/.cache/sleuth-static/pairs.jsonl \
         --table src/sleuth/data/static-table.npz
 """
 
