@@ -240,6 +240,40 @@ def test_big_class_opens_into_method_chunks() -> None:
     assert all(c.kind == "method" for c in method_chunks)
 
 
+def test_kotlin_variable_named_where_does_not_hide_the_rest_of_the_file() -> None:
+    """``where?.let { ... }`` (a variable named ``where``, as query builders have) can
+    read to the Kotlin grammar as a type-constraint clause, and then nothing after it is
+    found. The parser's copy is rewritten; the chunks keep the file's own text."""
+    source = """class QueryRenderer {
+    open fun update(): String = with(QueryBuilder(true)) {
+        columns.appendTo(this, prefix = " SET ") { (column, value) ->
+        }
+        where?.let {
+            logger.warn("Tables in ${statement.name} are joined")
+        }
+    }
+
+    fun render(builder: Builder) {
+        builder.add(1)
+    }
+}
+
+fun <T> ordered(a: T): T
+    where T : Comparable<T> {
+    return a
+}
+"""
+    chunks, definitions = chunk_text("kotlin", source)
+    assert {(d.name, d.kind) for d in definitions} >= {
+        ("QueryRenderer", "class"),
+        ("update", "method"),
+        ("render", "method"),
+        ("ordered", "function"),
+    }
+    text = "\n".join(c.text for c in chunks)
+    assert "where?.let" in text and "wherE" not in text
+
+
 def test_unknown_text_uses_overlapping_windows() -> None:
     source = "\n".join(f"line {i}" for i in range(120))
     chunks, _ = chunk_text("text", source)

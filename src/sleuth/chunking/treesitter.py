@@ -10,6 +10,7 @@ chunks. Tiny neighbours with the same parent are then merged.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -672,11 +673,27 @@ def _trivial(lines: list[str]) -> bool:
     return len(content) <= 3 or content in ("end", "endend", "}end")
 
 
+#: Grammar quirks: rewrites of the parser's copy of a file, each keeping every offset
+#: (chunk text always comes from the file itself). tree-sitter-kotlin reads a statement
+#: that starts with a variable named ``where`` (``where?.let { ... }``, ``where = ...``,
+#: common in query builders) as a type-constraint clause and loses the rest of the file.
+_PARSE_REWRITES: dict[str, tuple[re.Pattern[str], str]] = {
+    "kotlin": (re.compile(r"(?m)^([ \t]*)where(?=[ \t]*(?:\?\.|\.|=(?!=)))"), r"\1wherE"),
+}
+
+
+def _parser_source(language: str, text: str) -> bytes:
+    rewrite = _PARSE_REWRITES.get(language)
+    if rewrite is not None:
+        text = rewrite[0].sub(rewrite[1], text)
+    return text.encode("utf-8")
+
+
 def treesitter_chunks(
     parser: tree_sitter.Parser, language: str, text: str
 ) -> tuple[list[Chunk], list[Definition]]:
     """Chunks and the full list of definitions of one file."""
-    tree = parser.parse(text.encode("utf-8"))
+    tree = parser.parse(_parser_source(language, text))
     lines = text.split("\n")
     chunker = _Chunker(language, lines)
     chunks = chunker.chunks(tree.root_node)
