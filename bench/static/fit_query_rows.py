@@ -20,28 +20,14 @@ were, so no index rebuilds its vectors. lam is picked on held-out packages' sent
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import time
 from pathlib import Path
 
 import numpy as np
-from fit_table import conjugate_gradients, design, mean_cosine
+from fit_table import conjugate_gradients, design, mean_cosine, minilm_vectors
 
 from sleuth.embedding.static import StaticTable, static_terms
-
-
-def targets(sentences: list[str], cache: Path) -> np.ndarray:
-    """MiniLM vectors of the sentences (cached beside the pairs: ~1 min per 25,000)."""
-    key = hashlib.blake2b("\n".join(sentences).encode(), digest_size=8).hexdigest()
-    path = cache / f"question-targets-{key}.npy"
-    if path.exists():
-        return np.load(path)
-    from sleuth.embedding.minilm import MiniLMEmbedder
-
-    vectors = MiniLMEmbedder(batch_size=32).embed(sentences)
-    np.save(path, vectors)
-    return vectors
 
 
 def main() -> None:
@@ -61,7 +47,8 @@ def main() -> None:
     table = StaticTable(args.table)
     base = table.vectors.astype(np.float32)
     x = design([static_terms(s) for s in sentences], table.index, table.idf)
-    y = targets(sentences, args.pairs.parent)
+    # MiniLM vectors of the sentences, cached beside the pairs (~1 min per 25,000)
+    y = minilm_vectors(sentences, args.pairs.parent, "question-targets", batch_size=32)
     known = np.asarray(x.getnnz(axis=1) > 0)
     x, y = x[known], y[known]
     packages = [p["pkg"] for p, k in zip(pairs, known, strict=True) if k]

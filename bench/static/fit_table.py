@@ -74,17 +74,22 @@ def design(counts: list[Counter], index: dict[str, int], idf: np.ndarray) -> sp.
     return sp.diags(1.0 / np.maximum(norms, 1e-9)).astype(np.float32) @ x
 
 
-def distilled(words: list[str], cache: Path) -> np.ndarray:
-    """Each vocabulary token through MiniLM alone (cached: ~10-60 s)."""
-    key = hashlib.blake2b("\n".join(words).encode(), digest_size=8).hexdigest()
-    path = cache / f"distilled-{key}.npy"
+def minilm_vectors(texts: list[str], cache: Path, name: str, batch_size: int) -> np.ndarray:
+    """MiniLM's vectors of ``texts``, cached in ``cache`` under ``name`` and a hash of them."""
+    key = hashlib.blake2b("\n".join(texts).encode(), digest_size=8).hexdigest()
+    path = cache / f"{name}-{key}.npy"
     if path.exists():
         return np.load(path)
     from sleuth.embedding.minilm import MiniLMEmbedder
 
-    vectors = MiniLMEmbedder(batch_size=64).embed(words)
+    vectors = MiniLMEmbedder(batch_size=batch_size).embed(texts)
     np.save(path, vectors)
     return vectors
+
+
+def distilled(words: list[str], cache: Path) -> np.ndarray:
+    """Each vocabulary token through MiniLM alone (cached: ~10-60 s)."""
+    return minilm_vectors(words, cache, "distilled", batch_size=64)
 
 
 def conjugate_gradients(
