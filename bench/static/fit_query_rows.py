@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from fit_table import conjugate_gradients, design, mean_cosine, minilm_vectors
+from fit_table import conjugate_gradients, design, held_out, mean_cosine, minilm_vectors
 
 from sleuth.embedding.static import StaticTable, static_terms
 
@@ -52,9 +52,7 @@ def main() -> None:
     known = np.asarray(x.getnnz(axis=1) > 0)
     x, y = x[known], y[known]
     packages = [p["pkg"] for p, k in zip(pairs, known, strict=True) if k]
-    names = sorted(set(packages))
-    held = {p for i, p in enumerate(names) if i % 10 == 3}
-    mask = np.array([p in held for p in packages])
+    mask, held = held_out(packages)
     print(
         f"{len(y)} sentences ({mask.sum()} held out, {len(held)} packages);"
         f" held-out mean cosine with the chunk rows {mean_cosine(x[mask], base, y[mask]):.4f}"

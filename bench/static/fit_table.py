@@ -92,6 +92,14 @@ def distilled(words: list[str], cache: Path) -> np.ndarray:
     return minilm_vectors(words, cache, "distilled", batch_size=64)
 
 
+def held_out(packages: list[str]) -> tuple[np.ndarray, set[str]]:
+    """(mask of held-out rows, held-out packages): every row of one package in ten, whole
+    packages, so the check is of unseen code, like the benchmark's unseen repositories."""
+    names = sorted(set(packages))
+    held = {p for i, p in enumerate(names) if i % 10 == 3}
+    return np.array([p in held for p in packages]), held
+
+
 def conjugate_gradients(
     x: sp.csr_matrix, b: np.ndarray, lam: float, start: np.ndarray, iters: int, tol: float
 ) -> np.ndarray:
@@ -154,11 +162,7 @@ def main() -> None:
     index = {w: i for i, w in enumerate(words)}
     x = design(counts[: len(targets)], index, idf)
     packages = packages[: len(targets)]
-    # Held out: every chunk of one package in ten (whole packages, so the check is of
-    # unseen code, like the benchmark's unseen repositories).
-    names = sorted(set(packages))
-    held = {p for i, p in enumerate(names) if i % 10 == 3}
-    mask = np.array([p in held for p in packages])
+    mask, held = held_out(packages)
     print(
         f"{len(targets)} of {len(counts)} chunks ({mask.sum()} held out, {len(held)} packages),"
         f" {len(words)} tokens,"
