@@ -6,9 +6,10 @@ only, thousands of chunks per second. Weights are sublinear term frequency times
 token's idf, stored with the table. Questions are worded unlike the code they ask about,
 so a table may carry rows of its own for the words of questions (``query_rows``,
 ``query_vectors``: fitted to MiniLM's vectors of short English sentences); a question
-takes those rows where there are some, a chunk always the main ones. Tables are fitted offline
-(``bench/static/fit_table.py``) and shipped as package data; ``SLEUTH_STATIC_TABLE``
-points at another file (experiments, the distilled baseline).
+takes those rows where there are some, a chunk always the main ones. Tables are fitted
+offline (``bench/static/fit_table.py``, ``fit_query_rows.py``) and shipped as package
+data; ``SLEUTH_STATIC_TABLE`` points at another file (experiments, the distilled
+baseline).
 """
 
 from __future__ import annotations
