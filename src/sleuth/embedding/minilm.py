@@ -4,10 +4,11 @@ Inputs are truncated to ``EMBED_MAX_TOKENS`` (128) WordPiece tokens: the embedde
 starts with path, parent and signature, so those always fit. Texts are sorted by length
 and run in small batches, which pads least and measured fastest on 2 cores.
 
-A single text (a query) runs on its own session: one thread that sleeps instead of
-spinning while it waits. Splitting one short input over threads costs more in hand-offs
-than it saves, and spinning threads fight every other process for the cores (query p50
-8-9 ms against 13-15 ms with the batch session, docs/benchmarks.md).
+A single text (a query) runs on its own session: at most two threads that sleep instead
+of spinning while they wait. Spinning threads fight every other process for the cores
+(query p50 8-9 ms against 13-15 ms with the batch session); two sleeping threads cut a
+query's embedding by a quarter on a quiet machine and cost nothing on a busy one
+(docs/decisions.md).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from .. import config
 
 MODEL_ID = "all-MiniLM-L6-v2-int8@128"
 DIM = 384
+#: Threads for one text (a query); more split a short input too thinly to pay.
+SINGLE_THREADS = 2
 
 
 def _threads() -> int:
@@ -69,7 +72,8 @@ class MiniLMEmbedder:
         import onnxruntime
 
         options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = 1 if single else self._threads
+        threads = min(SINGLE_THREADS, self._threads) if single else self._threads
+        options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
         if single:
