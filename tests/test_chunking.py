@@ -369,6 +369,33 @@ def test_a_haskell_definition_keeps_its_signature_and_doc_comment() -> None:
     assert by_name["readState"].text.startswith("-- | Read the state back.\nreadState ::")
 
 
+def test_a_haskell_equation_without_arguments_is_a_definition() -> None:
+    """Point-free equations and parsers built in a `do` block (`label = do ...`) define
+    their names as much as equations with arguments; a pattern binding names nothing."""
+    body = "".join(f"  step{i} <- tick\n" for i in range(6))
+    source = (
+        "module M where\n\n"
+        "-- | Escape underscores.\n"
+        'escapeText :: Text -> Text\nescapeText = T.replace "_" "x" . T.strip\n\n'
+        "-- | A \\label command.\n"
+        "label :: PandocMonad m => LP m ()\nlabel = do\n" + body + "  return ()\n\n"
+        "(>>?) :: Maybe a -> a -> a\n(>>?) = flip fromMaybe\n\n"
+        "(first, second) = (1, 2)\n\n"
+        "combine :: [a] -> a\ncombine xs = head xs\n"
+    )
+    chunks, definitions = chunk_text("haskell", source)
+    assert {(d.name, d.kind) for d in definitions} == {
+        ("escapeText", "function"),
+        ("label", "function"),
+        (">>?", "function"),
+        ("combine", "function"),
+    }
+    by_name = {c.symbol: c for c in chunks if c.symbol}
+    assert "-- | Escape underscores.\nescapeText ::" in by_name["escapeText"].text
+    assert by_name["label"].text.startswith("-- | A \\label command.\nlabel ::")
+    assert "step5 <- tick" in by_name["label"].text
+
+
 def test_doc_comments_and_attributes_open_the_definition_they_describe() -> None:
     """Rust's `///` and `#[derive]`, Elixir's `@doc` and `@spec` belong to the next
     definition's chunk (they used to stay in the chunk before it); `@moduledoc` does not."""

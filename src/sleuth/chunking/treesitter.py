@@ -277,6 +277,17 @@ def _lua_field(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | No
     return ("function", _text(name)[:120], node) if value.type == "function_definition" else None
 
 
+def _haskell_bind(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """``escapeText = T.replace ..``, ``parser = do ..``: an equation without arguments
+    (point-free, or a parser or value built in a ``do`` block) is a ``bind``, not a
+    ``function``, in the grammar, yet it defines a name as much as one with arguments.
+    Pattern bindings (``(a, b) = ..``) name no one thing and are left as code."""
+    name = node.child_by_field_name("name")
+    if name is None:
+        return None
+    return "function", _text(name).strip("() ")[:120], node
+
+
 def _haskell_names(signature: tree_sitter.Node, definition: tree_sitter.Node) -> bool:
     """Whether a Haskell type signature declares the name the next equation defines."""
     declared = {_text(c) for c in signature.named_children if c.type == "variable"}
@@ -401,6 +412,8 @@ class _Chunker:
             return _lua_assignment(node)
         if self.language == "lua" and node.type == "field":
             return _lua_field(node)
+        if self.language == "haskell" and node.type == "bind":
+            return _haskell_bind(node)
         return None
 
     def _elixir_definition(
@@ -625,6 +638,7 @@ _EXTRA_CANDIDATES = {
     "elixir": ("call",),
     "zig": ("variable_declaration",),
     "lua": ("assignment_statement", "variable_declaration", "field"),
+    "haskell": ("bind",),
 }
 
 
