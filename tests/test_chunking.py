@@ -396,6 +396,30 @@ def test_a_haskell_equation_without_arguments_is_a_definition() -> None:
     assert "step5 <- tick" in by_name["label"].text
 
 
+def test_a_kotlin_top_level_value_spanning_lines_is_a_definition() -> None:
+    """`val SSE = createClientPlugin(..) { .. }` is how Kotlin libraries define plugins
+    and modules; one-line values and class members are not definitions of their own."""
+    body = "".join(f"    val setting{i} = pluginConfig.setting{i}\n" for i in range(8))
+    source = (
+        "package io.example\n\n"
+        "/** Server-sent events for the client. */\n"
+        "@OptIn(InternalAPI::class)\n"
+        "public val SSE: ClientPlugin<SSEConfig> = createClientPlugin(\n"
+        '    name = "SSE",\n'
+        ") {\n" + body + "}\n\n"
+        'private val LOGGER = KtorSimpleLogger("sse")\n\n'
+        "object Defaults {\n    val retries = listOf(\n        1,\n        2,\n    )\n}\n"
+    )
+    chunks, definitions = chunk_text("kotlin", source)
+    assert {(d.name, d.kind) for d in definitions} == {
+        ("SSE", "constant"),
+        ("Defaults", "class"),
+    }
+    sse = next(c for c in chunks if c.symbol == "SSE")
+    assert "/** Server-sent events for the client. */\n@OptIn" in sse.text
+    assert "setting7" in sse.text
+
+
 def test_doc_comments_and_attributes_open_the_definition_they_describe() -> None:
     """Rust's `///` and `#[derive]`, Elixir's `@doc` and `@spec` belong to the next
     definition's chunk (they used to stay in the chunk before it); `@moduledoc` does not."""

@@ -288,6 +288,23 @@ def _haskell_bind(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] |
     return "function", _text(name).strip("() ")[:120], node
 
 
+def _kotlin_property(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """A top-level ``val`` whose value spans lines: ``val SSE = createClientPlugin(..) {
+    .. }``, ``val appModule = module { .. }``. Kotlin libraries define plugins, modules
+    and configurations this way (as JavaScript does with ``export const``); one-line
+    values and members of classes stay with the code around them."""
+    if node.parent is None or node.parent.type != "source_file":
+        return None
+    variable = next((c for c in node.named_children if c.type == "variable_declaration"), None)
+    value = node.named_children[-1] if node.named_children else None
+    if variable is None or value is None or value is variable:
+        return None
+    if value.end_point.row == value.start_point.row:
+        return None
+    name = next((c for c in variable.named_children if c.type == "identifier"), None)
+    return ("constant", _text(name)[:120], node) if name is not None else None
+
+
 def _haskell_names(signature: tree_sitter.Node, definition: tree_sitter.Node) -> bool:
     """Whether a Haskell type signature declares the name the next equation defines."""
     declared = {_text(c) for c in signature.named_children if c.type == "variable"}
@@ -414,6 +431,8 @@ class _Chunker:
             return _lua_field(node)
         if self.language == "haskell" and node.type == "bind":
             return _haskell_bind(node)
+        if self.language == "kotlin" and node.type == "property_declaration":
+            return _kotlin_property(node)
         return None
 
     def _elixir_definition(
@@ -639,6 +658,7 @@ _EXTRA_CANDIDATES = {
     "zig": ("variable_declaration",),
     "lua": ("assignment_statement", "variable_declaration", "field"),
     "haskell": ("bind",),
+    "kotlin": ("property_declaration",),
 }
 
 
