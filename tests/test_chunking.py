@@ -420,6 +420,27 @@ def test_a_kotlin_top_level_value_spanning_lines_is_a_definition() -> None:
     assert "setting7" in sse.text
 
 
+def test_scala_type_aliases_and_package_objects_are_definitions() -> None:
+    """`type HttpRoutes[F[_]] = ...` in a package object is where a Scala library defines
+    a name its users write everywhere; an abstract type member (`type F[_]`) is not."""
+    source = (
+        "package org\n\n"
+        "package object http4s {\n"
+        "  /** Routes: a request to an optional response. */\n"
+        "  type HttpRoutes[F[_]] = Http[OptionT[F, *], F]\n"
+        "  def helper(x: Int): Int = x\n"
+        "}\n\n"
+        "trait Effects { type F[_] }\n"
+    )
+    _, definitions = chunk_text("scala", source)
+    assert {(d.name, d.kind) for d in definitions} == {
+        ("http4s", "module"),
+        ("HttpRoutes", "type"),
+        ("helper", "function"),
+        ("Effects", "trait"),
+    }
+
+
 def test_doc_comments_and_attributes_open_the_definition_they_describe() -> None:
     """Rust's `///` and `#[derive]`, Elixir's `@doc` and `@spec` belong to the next
     definition's chunk (they used to stay in the chunk before it); `@moduledoc` does not."""

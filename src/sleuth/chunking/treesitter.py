@@ -125,6 +125,8 @@ DEFINITIONS: dict[str, dict[str, str]] = {
         "enum_definition": "enum",
         "function_definition": "function",
         "function_declaration": "function",
+        "package_object": "module",
+        "type_definition": "type",  # aliases (type HttpRoutes[F[_]] = ...), see definition()
     },
     "bash": {"function_definition": "function"},
     "haskell": {
@@ -402,6 +404,10 @@ class _Chunker:
                 and node.child_by_field_name("body") is None
             ):
                 return None
+            if self.language == "scala" and node.type == "type_definition":
+                # an abstract type member (type F[_]) names a parameter, not a definition
+                if node.child_by_field_name("type") is None:
+                    return None
             if self.language == "go" and node.type == "type_declaration":
                 spec = node.named_children[0] if node.named_children else node
                 return kind, _name_of(spec), node
