@@ -404,10 +404,12 @@ class _Chunker:
                 and node.child_by_field_name("body") is None
             ):
                 return None
-            if self.language == "scala" and node.type == "type_definition":
-                # an abstract type member (type F[_]) names a parameter, not a definition
-                if node.child_by_field_name("type") is None:
-                    return None
+            if (
+                self.language == "scala"
+                and node.type == "type_definition"
+                and node.child_by_field_name("type") is None
+            ):
+                return None  # an abstract type member (type F[_]): a parameter, not a definition
             if self.language == "go" and node.type == "type_declaration":
                 spec = node.named_children[0] if node.named_children else node
                 return kind, _name_of(spec), node
