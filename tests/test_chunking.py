@@ -441,6 +441,26 @@ def test_scala_type_aliases_and_package_objects_are_definitions() -> None:
     }
 
 
+def test_a_c_table_initialised_over_lines_is_a_definition() -> None:
+    """`struct Curl_cftype Curl_cft_unix = { .. }` defines a vtable by name; a one-line
+    variable, and a table inside a function, do not define anything to look up."""
+    fields = "".join(f"  handler_{i},\n" for i in range(8))
+    source = (
+        "/* The UNIX socket filter. */\n"
+        "struct Curl_cftype Curl_cft_unix = {\n" + fields + "};\n\n"
+        "static int counter = 0;\n\n"
+        "int setup(void)\n{\n  static const int order[] = {\n    1,\n    2,\n  };\n"
+        "  return order[0];\n}\n"
+    )
+    chunks, definitions = chunk_text("c", source)
+    assert {(d.name, d.kind) for d in definitions} == {
+        ("Curl_cft_unix", "constant"),
+        ("setup", "function"),
+    }
+    table = next(c for c in chunks if c.symbol == "Curl_cft_unix")
+    assert table.text.startswith("/* The UNIX socket filter. */") and "handler_7" in table.text
+
+
 def test_doc_comments_and_attributes_open_the_definition_they_describe() -> None:
     """Rust's `///` and `#[derive]`, Elixir's `@doc` and `@spec` belong to the next
     definition's chunk (they used to stay in the chunk before it); `@moduledoc` does not."""

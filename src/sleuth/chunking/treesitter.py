@@ -307,6 +307,26 @@ def _kotlin_property(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node
     return ("constant", _text(name)[:120], node) if name is not None else None
 
 
+def _c_table(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """A file-level variable initialised over several lines: ``struct Curl_cftype
+    Curl_cft_unix = { "UNIX", .. }``, a table of handlers or names; C's way to define a
+    vtable or a lookup table."""
+    if node.parent is None or node.parent.type not in ("translation_unit", "declaration_list"):
+        return None
+    declarator = node.child_by_field_name("declarator")
+    if declarator is None or declarator.type != "init_declarator":
+        return None
+    value = declarator.child_by_field_name("value")
+    if value is None or value.type != "initializer_list":
+        return None
+    if value.end_point.row == value.start_point.row:
+        return None
+    name = declarator.child_by_field_name("declarator")
+    while name is not None and name.type not in _NAME_TYPES:
+        name = name.child_by_field_name("declarator")
+    return ("constant", _text(name)[:120], node) if name is not None else None
+
+
 def _haskell_names(signature: tree_sitter.Node, definition: tree_sitter.Node) -> bool:
     """Whether a Haskell type signature declares the name the next equation defines."""
     declared = {_text(c) for c in signature.named_children if c.type == "variable"}
@@ -441,6 +461,8 @@ class _Chunker:
             return _haskell_bind(node)
         if self.language == "kotlin" and node.type == "property_declaration":
             return _kotlin_property(node)
+        if self.language in ("c", "cpp") and node.type == "declaration":
+            return _c_table(node)
         return None
 
     def _elixir_definition(
@@ -667,6 +689,8 @@ _EXTRA_CANDIDATES = {
     "lua": ("assignment_statement", "variable_declaration", "field"),
     "haskell": ("bind",),
     "kotlin": ("property_declaration",),
+    "c": ("declaration",),
+    "cpp": ("declaration",),
 }
 
 
