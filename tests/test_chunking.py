@@ -461,6 +461,31 @@ def test_a_c_table_initialised_over_lines_is_a_definition() -> None:
     assert table.text.startswith("/* The UNIX socket filter. */") and "handler_7" in table.text
 
 
+def test_swift_computed_properties_and_keyword_members_are_definitions() -> None:
+    """`var snp: ConstraintViewDSL { .. }` runs code when read (SnapKit's entry point);
+    `subscript`, `deinit` and `typealias` define members too; `var x = 3` stores a value."""
+    source = (
+        "public extension ConstraintView {\n"
+        "    var snp: ConstraintViewDSL {\n        return ConstraintViewDSL(view: self)\n    }\n"
+        "}\n\n"
+        "public class Maker {\n"
+        "    var count = 3\n"
+        "    public typealias Closure = (Maker) -> Void\n"
+        "    subscript(index: Int) -> Int {\n        return index\n    }\n"
+        "    deinit {\n        print(count)\n    }\n"
+        "}\n"
+    )
+    _, definitions = chunk_text("swift", source)
+    assert {(d.name, d.kind, d.parent) for d in definitions} == {
+        ("ConstraintView", "class", ""),
+        ("snp", "method", "ConstraintView"),
+        ("Maker", "class", ""),
+        ("Closure", "type", "Maker"),
+        ("subscript", "method", "Maker"),
+        ("deinit", "method", "Maker"),
+    }
+
+
 def test_doc_comments_and_attributes_open_the_definition_they_describe() -> None:
     """Rust's `///` and `#[derive]`, Elixir's `@doc` and `@spec` belong to the next
     definition's chunk (they used to stay in the chunk before it); `@moduledoc` does not."""

@@ -117,6 +117,9 @@ DEFINITIONS: dict[str, dict[str, str]] = {
         "function_declaration": "function",
         "init_declaration": "method",
         "protocol_function_declaration": "method",
+        "typealias_declaration": "type",
+        "subscript_declaration": "method",
+        "deinit_declaration": "method",
     },
     "scala": {
         "class_definition": "class",
@@ -188,6 +191,8 @@ _ELIXIR_DEFS = {
     "defguard": "function",
     "defdelegate": "function",
 }
+#: Swift members named by their keyword, not by an identifier.
+_SWIFT_KEYWORD_MEMBERS = {"subscript_declaration": "subscript", "deinit_declaration": "deinit"}
 _JS_FUNCTION_VALUES = frozenset(
     {"arrow_function", "function_expression", "function", "generator_function"}
 )
@@ -327,6 +332,18 @@ def _c_table(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None
     return ("constant", _text(name)[:120], node) if name is not None else None
 
 
+def _swift_computed_property(
+    node: tree_sitter.Node,
+) -> tuple[str, str, tree_sitter.Node] | None:
+    """``public var left: ConstraintMakerExtendable { return .. }``: a computed property
+    runs code each time it is read, a method in all but syntax (Swift DSLs are built of
+    them); a stored property (``var x = 3``) is not."""
+    if not any(c.type == "computed_property" for c in node.named_children):
+        return None
+    pattern = next((c for c in node.named_children if c.type == "pattern"), None)
+    return ("function", _text(pattern)[:120], node) if pattern is not None else None
+
+
 def _haskell_names(signature: tree_sitter.Node, definition: tree_sitter.Node) -> bool:
     """Whether a Haskell type signature declares the name the next equation defines."""
     declared = {_text(c) for c in signature.named_children if c.type == "variable"}
@@ -430,6 +447,8 @@ class _Chunker:
                 and node.child_by_field_name("type") is None
             ):
                 return None  # an abstract type member (type F[_]): a parameter, not a definition
+            if self.language == "swift" and node.type in _SWIFT_KEYWORD_MEMBERS:
+                return kind, _SWIFT_KEYWORD_MEMBERS[node.type], node
             if self.language == "go" and node.type == "type_declaration":
                 spec = node.named_children[0] if node.named_children else node
                 return kind, _name_of(spec), node
@@ -463,6 +482,8 @@ class _Chunker:
             return _kotlin_property(node)
         if self.language in ("c", "cpp") and node.type == "declaration":
             return _c_table(node)
+        if self.language == "swift" and node.type == "property_declaration":
+            return _swift_computed_property(node)
         return None
 
     def _elixir_definition(
@@ -691,6 +712,7 @@ _EXTRA_CANDIDATES = {
     "kotlin": ("property_declaration",),
     "c": ("declaration",),
     "cpp": ("declaration",),
+    "swift": ("property_declaration",),
 }
 
 
