@@ -486,6 +486,24 @@ def test_swift_computed_properties_and_keyword_members_are_definitions() -> None
     }
 
 
+def test_a_rust_type_declared_inside_a_macro_call_is_a_definition() -> None:
+    """`pin_project! { pub struct RouteFuture<E> { .. } }` declares RouteFuture; a macro
+    call that declares no type (`impl_service!(T1)`, `vec![..]` in a body) does not."""
+    fields = "".join(f"        field_{i}: u32,\n" for i in range(6))
+    source = (
+        "pin_project! {\n    /// Response future for a route.\n"
+        "    pub struct RouteFuture<E> {\n" + fields + "    }\n}\n\n"
+        "impl_service!(T1, T2);\n\n"
+        "fn build() -> Vec<u32> {\n    vec![1, 2]\n}\n"
+    )
+    chunks, definitions = chunk_text("rust", source)
+    assert {(d.name, d.kind) for d in definitions} == {
+        ("RouteFuture", "struct"),
+        ("build", "function"),
+    }
+    assert "field_5" in next(c for c in chunks if c.symbol == "RouteFuture").text
+
+
 def test_doc_comments_and_attributes_open_the_definition_they_describe() -> None:
     """Rust's `///` and `#[derive]`, Elixir's `@doc` and `@spec` belong to the next
     definition's chunk (they used to stay in the chunk before it); `@moduledoc` does not."""

@@ -344,6 +344,26 @@ def _swift_computed_property(
     return ("function", _text(pattern)[:120], node) if pattern is not None else None
 
 
+_RUST_MACRO_ITEMS = {"struct": "struct", "enum": "enum", "union": "struct", "trait": "trait"}
+
+
+def _rust_macro_item(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """``pin_project! { pub struct RouteFuture<E> { .. } }``, ``bitflags! { struct Flags
+    .. }``: a type declared inside a macro call at item level is still the type's
+    definition (the grammar sees only tokens there). The first one names the chunk."""
+    if node.parent is None or node.parent.type not in ("source_file", "declaration_list"):
+        return None
+    tokens = next((c for c in node.named_children if c.type == "token_tree"), None)
+    if tokens is None:
+        return None
+    children = tokens.children
+    for keyword, following in zip(children, children[1:], strict=False):
+        kind = _RUST_MACRO_ITEMS.get(keyword.type)
+        if kind is not None and following.type == "identifier":
+            return kind, _text(following)[:120], node
+    return None
+
+
 def _haskell_names(signature: tree_sitter.Node, definition: tree_sitter.Node) -> bool:
     """Whether a Haskell type signature declares the name the next equation defines."""
     declared = {_text(c) for c in signature.named_children if c.type == "variable"}
@@ -484,6 +504,8 @@ class _Chunker:
             return _c_table(node)
         if self.language == "swift" and node.type == "property_declaration":
             return _swift_computed_property(node)
+        if self.language == "rust" and node.type == "macro_invocation":
+            return _rust_macro_item(node)
         return None
 
     def _elixir_definition(
@@ -713,6 +735,7 @@ _EXTRA_CANDIDATES = {
     "c": ("declaration",),
     "cpp": ("declaration",),
     "swift": ("property_declaration",),
+    "rust": ("macro_invocation",),
 }
 
 
