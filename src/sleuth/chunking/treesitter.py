@@ -10,6 +10,7 @@ chunks. Tiny neighbours with the same parent are then merged.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -357,7 +358,7 @@ def _rust_macro_item(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node
     if tokens is None:
         return None
     children = tokens.children
-    for keyword, following in zip(children, children[1:], strict=False):
+    for keyword, following in itertools.pairwise(children):
         kind = _RUST_MACRO_ITEMS.get(keyword.type)
         if kind is not None and following.type == "identifier":
             return kind, _text(following)[:120], node
