@@ -504,6 +504,31 @@ def test_a_rust_type_declared_inside_a_macro_call_is_a_definition() -> None:
     assert "field_5" in next(c for c in chunks if c.symbol == "RouteFuture").text
 
 
+def test_csharp_properties_indexers_and_operators_are_definitions() -> None:
+    """A property's accessors are methods in all but syntax, and its doc comment says what
+    it is for; indexers and operators are named as code uses them."""
+    source = (
+        "namespace N {\npublic class Settings {\n"
+        "    /// <summary>How reference loops are handled.</summary>\n"
+        "    public ReferenceLoopHandling ReferenceLoopHandling\n    {\n"
+        "        get => _loops ?? DefaultLoops;\n        set => _loops = value;\n    }\n"
+        "    public object this[int index] { get { return null; } }\n"
+        "    public static Settings operator +(Settings a, Settings b) { return a; }\n"
+        "    public static implicit operator int(Settings s) { return 1; }\n"
+        "    public delegate void Handler(object sender);\n"
+        "}\n}\n"
+    )
+    _, definitions = chunk_text("csharp", source)
+    members = {(d.name, d.kind) for d in definitions if d.parent == "Settings"}
+    assert members == {
+        ("ReferenceLoopHandling", "method"),
+        ("this", "method"),
+        ("operator+", "method"),
+        ("operator int", "method"),
+        ("Handler", "type"),
+    }
+
+
 def test_doc_comments_and_attributes_open_the_definition_they_describe() -> None:
     """Rust's `///` and `#[derive]`, Elixir's `@doc` and `@spec` belong to the next
     definition's chunk (they used to stay in the chunk before it); `@moduledoc` does not."""

@@ -90,6 +90,11 @@ DEFINITIONS: dict[str, dict[str, str]] = {
         "namespace_declaration": "module",
         "file_scoped_namespace_declaration": "module",
         "local_function_statement": "function",
+        "property_declaration": "method",  # accessors: methods in all but syntax
+        "indexer_declaration": "method",
+        "operator_declaration": "method",
+        "conversion_operator_declaration": "method",
+        "delegate_declaration": "type",
     },
     "ruby": {
         "method": "method",
@@ -192,8 +197,12 @@ _ELIXIR_DEFS = {
     "defguard": "function",
     "defdelegate": "function",
 }
-#: Swift members named by their keyword, not by an identifier.
-_SWIFT_KEYWORD_MEMBERS = {"subscript_declaration": "subscript", "deinit_declaration": "deinit"}
+#: Members named by a keyword, not by an identifier: (language, node type) -> name.
+_KEYWORD_MEMBERS = {
+    ("swift", "subscript_declaration"): "subscript",
+    ("swift", "deinit_declaration"): "deinit",
+    ("csharp", "indexer_declaration"): "this",
+}
 _JS_FUNCTION_VALUES = frozenset(
     {"arrow_function", "function_expression", "function", "generator_function"}
 )
@@ -365,6 +374,19 @@ def _rust_macro_item(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node
     return None
 
 
+def _keyword_member_name(language: str, node: tree_sitter.Node) -> str:
+    """The name of a member declared by keyword (``subscript``, ``this[..]``, ``operator
+    +``), as code refers to it; "" for members named by an identifier."""
+    named = _KEYWORD_MEMBERS.get((language, node.type))
+    if named:
+        return named
+    if language == "csharp" and node.type == "operator_declaration":
+        return f"operator{_text(node.child_by_field_name('operator'))}"
+    if language == "csharp" and node.type == "conversion_operator_declaration":
+        return f"operator {_text(node.child_by_field_name('type'))}"
+    return ""
+
+
 def _haskell_names(signature: tree_sitter.Node, definition: tree_sitter.Node) -> bool:
     """Whether a Haskell type signature declares the name the next equation defines."""
     declared = {_text(c) for c in signature.named_children if c.type == "variable"}
@@ -468,8 +490,9 @@ class _Chunker:
                 and node.child_by_field_name("type") is None
             ):
                 return None  # an abstract type member (type F[_]): a parameter, not a definition
-            if self.language == "swift" and node.type in _SWIFT_KEYWORD_MEMBERS:
-                return kind, _SWIFT_KEYWORD_MEMBERS[node.type], node
+            keyword_name = _keyword_member_name(self.language, node)
+            if keyword_name:
+                return kind, keyword_name, node
             if self.language == "go" and node.type == "type_declaration":
                 spec = node.named_children[0] if node.named_children else node
                 return kind, _name_of(spec), node
