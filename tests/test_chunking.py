@@ -180,19 +180,25 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("language", "source", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_definitions_per_language(language: str, source: str, expected: set) -> None:
+def checked_chunks(language: str, source: str) -> tuple[list, list]:
+    """``chunk_text``, with what must hold for any source: chunks are the file's own lines,
+    and every definition is findable through the chunk that holds its first line."""
     chunks, definitions = chunk_text(language, source)
-    found = {(d.name, d.kind, d.parent) for d in definitions}
-    assert expected <= found, f"missing: {expected - found}"
     lines = source.split("\n")
     for chunk in chunks:
         assert 1 <= chunk.start_line <= chunk.end_line <= len(lines)
         assert chunk.text == "\n".join(lines[chunk.start_line - 1 : chunk.end_line])
-    # every definition name is findable through the chunk that holds its first line
     for d in definitions:
         holder = [c for c in chunks if c.start_line <= d.start_line <= c.end_line]
         assert holder and d.name in holder[0].symbols
+    return chunks, definitions
+
+
+@pytest.mark.parametrize(("language", "source", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_definitions_per_language(language: str, source: str, expected: set) -> None:
+    _, definitions = checked_chunks(language, source)
+    found = {(d.name, d.kind, d.parent) for d in definitions}
+    assert expected <= found, f"missing: {expected - found}"
 
 
 def test_markdown_sections_by_heading_with_title_path() -> None:
@@ -383,7 +389,7 @@ def test_a_haskell_equation_without_arguments_is_a_definition() -> None:
         "(first, second) = (1, 2)\n\n"
         "combine :: [a] -> a\ncombine xs = head xs\n"
     )
-    chunks, definitions = chunk_text("haskell", source)
+    chunks, definitions = checked_chunks("haskell", source)
     assert {(d.name, d.kind) for d in definitions} == {
         ("escapeText", "function"),
         ("label", "function"),
@@ -410,7 +416,7 @@ def test_a_kotlin_top_level_value_spanning_lines_is_a_definition() -> None:
         'private val LOGGER = KtorSimpleLogger("sse")\n\n'
         "object Defaults {\n    val retries = listOf(\n        1,\n        2,\n    )\n}\n"
     )
-    chunks, definitions = chunk_text("kotlin", source)
+    chunks, definitions = checked_chunks("kotlin", source)
     assert {(d.name, d.kind) for d in definitions} == {
         ("SSE", "constant"),
         ("Defaults", "class"),
@@ -432,7 +438,7 @@ def test_scala_type_aliases_and_package_objects_are_definitions() -> None:
         "}\n\n"
         "trait Effects { type F[_] }\n"
     )
-    _, definitions = chunk_text("scala", source)
+    _, definitions = checked_chunks("scala", source)
     assert {(d.name, d.kind) for d in definitions} == {
         ("http4s", "module"),
         ("HttpRoutes", "type"),
@@ -452,7 +458,7 @@ def test_a_c_table_initialised_over_lines_is_a_definition() -> None:
         "int setup(void)\n{\n  static const int order[] = {\n    1,\n    2,\n  };\n"
         "  return order[0];\n}\n"
     )
-    chunks, definitions = chunk_text("c", source)
+    chunks, definitions = checked_chunks("c", source)
     assert {(d.name, d.kind) for d in definitions} == {
         ("Curl_cft_unix", "constant"),
         ("setup", "function"),
@@ -475,7 +481,7 @@ def test_swift_computed_properties_and_keyword_members_are_definitions() -> None
         "    deinit {\n        print(count)\n    }\n"
         "}\n"
     )
-    _, definitions = chunk_text("swift", source)
+    _, definitions = checked_chunks("swift", source)
     assert {(d.name, d.kind, d.parent) for d in definitions} == {
         ("ConstraintView", "class", ""),
         ("snp", "method", "ConstraintView"),
@@ -496,7 +502,7 @@ def test_a_rust_type_declared_inside_a_macro_call_is_a_definition() -> None:
         "impl_service!(T1, T2);\n\n"
         "fn build() -> Vec<u32> {\n    vec![1, 2]\n}\n"
     )
-    chunks, definitions = chunk_text("rust", source)
+    chunks, definitions = checked_chunks("rust", source)
     assert {(d.name, d.kind) for d in definitions} == {
         ("RouteFuture", "struct"),
         ("build", "function"),
@@ -518,7 +524,7 @@ def test_csharp_properties_indexers_and_operators_are_definitions() -> None:
         "    public delegate void Handler(object sender);\n"
         "}\n}\n"
     )
-    _, definitions = chunk_text("csharp", source)
+    _, definitions = checked_chunks("csharp", source)
     members = {(d.name, d.kind) for d in definitions if d.parent == "Settings"}
     assert members == {
         ("ReferenceLoopHandling", "method"),
