@@ -535,6 +535,28 @@ def test_csharp_properties_indexers_and_operators_are_definitions() -> None:
     }
 
 
+def test_php_class_constants_are_definitions() -> None:
+    """`RequestOptions::ALLOW_REDIRECTS` under its docblock is what a reader looks up."""
+    doc = "".join(f"     * option detail {i}\n" for i in range(8))
+    source = (
+        "<?php\nfinal class RequestOptions\n{\n"
+        "    /**\n     * allow_redirects: (bool|array) Controls redirect behavior.\n"
+        + doc
+        + "     */\n"
+        "    public const ALLOW_REDIRECTS = 'allow_redirects';\n"
+        "    const CONNECT_TIMEOUT = 'connect_timeout', TIMEOUT = 'timeout';\n"
+        "}\n"
+    )
+    chunks, definitions = checked_chunks("php", source)
+    assert {(d.name, d.kind) for d in definitions} == {
+        ("RequestOptions", "class"),
+        ("ALLOW_REDIRECTS", "constant"),
+        ("CONNECT_TIMEOUT", "constant"),
+    }
+    allow = next(c for c in chunks if "ALLOW_REDIRECTS" in c.symbols)
+    assert "allow_redirects: (bool|array) Controls redirect behavior." in allow.text
+
+
 def test_doc_comments_and_attributes_open_the_definition_they_describe() -> None:
     """Rust's `///` and `#[derive]`, Elixir's `@doc` and `@spec` belong to the next
     definition's chunk (they used to stay in the chunk before it); `@moduledoc` does not."""

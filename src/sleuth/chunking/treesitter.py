@@ -110,6 +110,7 @@ DEFINITIONS: dict[str, dict[str, str]] = {
         "trait_declaration": "trait",
         "enum_declaration": "enum",
         "method_declaration": "method",
+        "const_declaration": "constant",  # class constants, often under a long docblock
     },
     "kotlin": {
         "class_declaration": "class",
@@ -374,6 +375,15 @@ def _rust_macro_item(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node
     return None
 
 
+def _php_constant_name(node: tree_sitter.Node) -> str:
+    """``const A = 1, B = 2``: named by the first constant."""
+    element = next((c for c in node.named_children if c.type == "const_element"), None)
+    if element is None:
+        return ""
+    name = next((c for c in element.named_children if c.type == "name"), None)
+    return _text(name)[:120]
+
+
 def _keyword_member_name(language: str, node: tree_sitter.Node) -> str:
     """The name of a member declared by keyword (``subscript``, ``this[..]``, ``operator
     +``), as code refers to it; "" for members named by an identifier."""
@@ -493,6 +503,9 @@ class _Chunker:
             keyword_name = _keyword_member_name(self.language, node)
             if keyword_name:
                 return kind, keyword_name, node
+            if self.language == "php" and node.type == "const_declaration":
+                name = _php_constant_name(node)
+                return (kind, name, node) if name else None
             if self.language == "go" and node.type == "type_declaration":
                 spec = node.named_children[0] if node.named_children else node
                 return kind, _name_of(spec), node
