@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -209,6 +210,12 @@ _JS_FUNCTION_VALUES = frozenset(
 )
 
 
+def _spans_lines(node: tree_sitter.Node) -> bool:
+    """A value written over several lines: what makes a named value a definition worth
+    its own chunk (a one-line value stays with the code around it)."""
+    return node.end_point.row > node.start_point.row
+
+
 def _js_declaration(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """``const f = () => ...``, ``const C = class ...``, and any top-level value spanning
     lines (``export const ZodObject = $constructor(...)``, config objects): in modern
@@ -223,7 +230,7 @@ def _js_declaration(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node]
         if value.type == "class":
             return "class", name, node
         top_level = node.parent is not None and node.parent.type in ("program", "export_statement")
-        if top_level and value.end_point.row > value.start_point.row:
+        if top_level and _spans_lines(value):
             return "constant", name, node
     return None
 
@@ -295,6 +302,18 @@ def _lua_field(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | No
     return ("function", _text(name)[:120], node) if value.type == "function_definition" else None
 
 
+def _elixir_definition(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """``def name(..)``, ``defmodule Name``: Elixir's definitions are macro calls."""
+    target = node.child_by_field_name("target")
+    kind = _ELIXIR_DEFS.get(_text(target))
+    if kind is None:
+        return None
+    arguments = next((c for c in node.named_children if c.type == "arguments"), None)
+    first = arguments.named_children[0] if arguments and arguments.named_children else None
+    name = _text(first).split("(")[0].split(" ")[0].split(",")[0].strip()
+    return kind, name[:120], node
+
+
 def _haskell_bind(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """``escapeText = T.replace ..``, ``parser = do ..``: an equation without arguments
     (point-free, or a parser or value built in a ``do`` block) is a ``bind``, not a
@@ -315,9 +334,7 @@ def _kotlin_property(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node
         return None
     variable = next((c for c in node.named_children if c.type == "variable_declaration"), None)
     value = node.named_children[-1] if node.named_children else None
-    if variable is None or value is None or value is variable:
-        return None
-    if value.end_point.row == value.start_point.row:
+    if variable is None or value is None or value is variable or not _spans_lines(value):
         return None
     name = next((c for c in variable.named_children if c.type == "identifier"), None)
     return ("constant", _text(name)[:120], node) if name is not None else None
@@ -333,9 +350,7 @@ def _c_table(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None
     if declarator is None or declarator.type != "init_declarator":
         return None
     value = declarator.child_by_field_name("value")
-    if value is None or value.type != "initializer_list":
-        return None
-    if value.end_point.row == value.start_point.row:
+    if value is None or value.type != "initializer_list" or not _spans_lines(value):
         return None
     name = declarator.child_by_field_name("declarator")
     while name is not None and name.type not in _NAME_TYPES:
@@ -375,18 +390,11 @@ def _rust_macro_item(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node
     return None
 
 
-def _php_constant_name(node: tree_sitter.Node) -> str:
-    """``const A = 1, B = 2``: named by the first constant."""
-    element = next((c for c in node.named_children if c.type == "const_element"), None)
-    if element is None:
-        return ""
-    name = next((c for c in element.named_children if c.type == "name"), None)
-    return _text(name)[:120]
-
-
-def _keyword_member_name(language: str, node: tree_sitter.Node) -> str:
-    """The name of a member declared by keyword (``subscript``, ``this[..]``, ``operator
-    +``), as code refers to it; "" for members named by an identifier."""
+def _declared_name(language: str, node: tree_sitter.Node) -> str | None:
+    """The name of a definition ``_name_of`` would misread: members declared by keyword
+    (``subscript``, ``this[..]``, ``operator +``), as code refers to them, and PHP's
+    ``const A = 1, B = 2``, named by its first constant ("" when it has none). None for
+    every other definition."""
     named = _KEYWORD_MEMBERS.get((language, node.type))
     if named:
         return named
@@ -394,7 +402,11 @@ def _keyword_member_name(language: str, node: tree_sitter.Node) -> str:
         return f"operator{_text(node.child_by_field_name('operator'))}"
     if language == "csharp" and node.type == "conversion_operator_declaration":
         return f"operator {_text(node.child_by_field_name('type'))}"
-    return ""
+    if language == "php" and node.type == "const_declaration":
+        element = next((c for c in node.named_children if c.type == "const_element"), None)
+        name = element and next((c for c in element.named_children if c.type == "name"), None)
+        return _text(name)[:120]
+    return None
 
 
 def _haskell_names(signature: tree_sitter.Node, definition: tree_sitter.Node) -> bool:
@@ -500,12 +512,9 @@ class _Chunker:
                 and node.child_by_field_name("type") is None
             ):
                 return None  # an abstract type member (type F[_]): a parameter, not a definition
-            keyword_name = _keyword_member_name(self.language, node)
-            if keyword_name:
-                return kind, keyword_name, node
-            if self.language == "php" and node.type == "const_declaration":
-                name = _php_constant_name(node)
-                return (kind, name, node) if name else None
+            declared = _declared_name(self.language, node)
+            if declared is not None:
+                return (kind, declared, node) if declared else None
             if self.language == "go" and node.type == "type_declaration":
                 spec = node.named_children[0] if node.named_children else node
                 return kind, _name_of(spec), node
@@ -516,46 +525,8 @@ class _Chunker:
                 if inner is not None:
                     return inner[0], inner[1], child
             return None
-        if self.language in ("javascript", "typescript", "tsx") and node.type in (
-            "lexical_declaration",
-            "variable_declaration",
-        ):
-            return _js_declaration(node)
-        if self.language in ("javascript", "typescript", "tsx") and node.type == (
-            "expression_statement"
-        ):
-            return _js_assignment(node)
-        if self.language == "elixir" and node.type == "call":
-            return self._elixir_definition(node)
-        if self.language == "zig" and node.type == "variable_declaration":
-            return _zig_container(node)
-        if self.language == "lua" and node.type in ("assignment_statement", "variable_declaration"):
-            return _lua_assignment(node)
-        if self.language == "lua" and node.type == "field":
-            return _lua_field(node)
-        if self.language == "haskell" and node.type == "bind":
-            return _haskell_bind(node)
-        if self.language == "kotlin" and node.type == "property_declaration":
-            return _kotlin_property(node)
-        if self.language in ("c", "cpp") and node.type == "declaration":
-            return _c_table(node)
-        if self.language == "swift" and node.type == "property_declaration":
-            return _swift_computed_property(node)
-        if self.language == "rust" and node.type == "macro_invocation":
-            return _rust_macro_item(node)
-        return None
-
-    def _elixir_definition(
-        self, node: tree_sitter.Node
-    ) -> tuple[str, str, tree_sitter.Node] | None:
-        target = node.child_by_field_name("target")
-        kind = _ELIXIR_DEFS.get(_text(target))
-        if kind is None:
-            return None
-        arguments = next((c for c in node.named_children if c.type == "arguments"), None)
-        first = arguments.named_children[0] if arguments and arguments.named_children else None
-        name = _text(first).split("(")[0].split(" ")[0].split(",")[0].strip()
-        return kind, name[:120], node
+        handler = _DEFINED_BY.get(self.language, {}).get(node.type)
+        return handler(node) if handler is not None else None
 
     def find(self, root: tree_sitter.Node) -> list[_Def]:
         """Definitions as a tree, found by a tree-sitter query (the walk runs in C).
@@ -759,20 +730,31 @@ def _is_test(kind: str, name: str, parent: str) -> bool:
     return kind == "test" or (kind == "module" and name in TEST_MODULES) or parent in TEST_MODULES
 
 
-_JS_EXTRA = ("lexical_declaration", "variable_declaration", "expression_statement")
-_EXTRA_CANDIDATES = {
-    "javascript": _JS_EXTRA,
-    "typescript": _JS_EXTRA,
-    "tsx": _JS_EXTRA,
-    "elixir": ("call",),
-    "zig": ("variable_declaration",),
-    "lua": ("assignment_statement", "variable_declaration", "field"),
-    "haskell": ("bind",),
-    "kotlin": ("property_declaration",),
-    "c": ("declaration",),
-    "cpp": ("declaration",),
-    "swift": ("property_declaration",),
-    "rust": ("macro_invocation",),
+_Found = tuple[str, str, tree_sitter.Node] | None
+_JS_FORMS: dict[str, Callable[[tree_sitter.Node], _Found]] = {
+    "lexical_declaration": _js_declaration,
+    "variable_declaration": _js_declaration,
+    "expression_statement": _js_assignment,
+}
+#: Definitions the node type alone does not tell: language -> {node type: function that
+#: returns (kind, name, node) or None}. Their node types join the candidates' query.
+_DEFINED_BY: dict[str, dict[str, Callable[[tree_sitter.Node], _Found]]] = {
+    "javascript": _JS_FORMS,
+    "typescript": _JS_FORMS,
+    "tsx": _JS_FORMS,
+    "elixir": {"call": _elixir_definition},
+    "zig": {"variable_declaration": _zig_container},
+    "lua": {
+        "assignment_statement": _lua_assignment,
+        "variable_declaration": _lua_assignment,
+        "field": _lua_field,
+    },
+    "haskell": {"bind": _haskell_bind},
+    "kotlin": {"property_declaration": _kotlin_property},
+    "c": {"declaration": _c_table},
+    "cpp": {"declaration": _c_table},
+    "swift": {"property_declaration": _swift_computed_property},
+    "rust": {"macro_invocation": _rust_macro_item},
 }
 
 
@@ -783,7 +765,7 @@ def _query(language: str) -> tree_sitter.Query | None:
     if parser is None or parser.language is None:
         return None
     grammar = parser.language
-    types = [*DEFINITIONS.get(language, {}), *WRAPPERS, *_EXTRA_CANDIDATES.get(language, ())]
+    types = [*DEFINITIONS.get(language, {}), *WRAPPERS, *_DEFINED_BY.get(language, {})]
     valid = []
     for node_type in dict.fromkeys(types):
         try:  # a type the grammar lacks would make the whole query invalid
