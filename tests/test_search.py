@@ -367,6 +367,33 @@ def test_the_static_view_breaks_a_near_tie_of_the_deep_vectors() -> None:
     assert top(clear, static) == 10
 
 
+def test_prose_does_not_outrank_code_for_being_prose() -> None:
+    """A question in words is nearer to any prose than to code in the model's space
+    (rank.SIGNALS["prose_alignment"]): prose cosines are moved onto the code candidates'
+    mean and spread, so the code that stands out among code beats the paragraph that
+    is merely the best of the prose."""
+    plan = classify("where are retries scheduled")
+    rows, semantic = {}, {}
+    for i in range(12):
+        rows[i] = ChunkRow(i, f"pkg/m{i}.py", "python", 1, 5, "function", "", "", "", "", "", "")
+        semantic[i] = 0.30 + 0.01 * (i % 10)
+    semantic[11] = 0.45  # the function the question is about
+    for i in range(20, 26):
+        rows[i] = ChunkRow(i, f"docs/p{i}.md", "markdown", 1, 5, "section", "", "", "", "", "", "")
+        semantic[i] = 0.55 + 0.01 * (i - 20)  # all prose sits higher
+
+    def top() -> int:
+        scored = fuse(plan, {}, semantic, rows, "semantic")
+        return max(scored, key=lambda s: s.score).row.id
+
+    assert top() == 11
+    rank.SIGNALS["prose_alignment"] = False
+    try:
+        assert top() == 25
+    finally:
+        rank.SIGNALS["prose_alignment"] = True
+
+
 def test_a_narrow_filter_finds_matches_beyond_the_usual_candidates(tmp_path: Path) -> None:
     """A path filter that few candidates pass widens the search instead of missing them."""
     files = {

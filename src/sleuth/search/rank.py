@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
 from ..store.meta import ChunkRow
 from ..tokens import split_identifier
 from .classify import QueryPlan
@@ -77,6 +79,11 @@ SIGNALS: dict[str, bool | float | str] = {
     # The static table's share of the semantic side when both tiers are built: each
     # model's cosines scaled on their own (as above), then blended. 0: deep vectors only.
     "static_share": 0.3,
+    # A question in words sits nearer to prose than to code in an embedding model's
+    # space: prose candidates' cosines are moved onto the code candidates' mean and
+    # spread before scaling, so a README paragraph does not outrank the code it describes
+    # for being prose. False: one scale for all.
+    "prose_alignment": True,
 }
 
 
@@ -103,10 +110,11 @@ def fuse(
     static: dict[int, float] | None = None,
 ) -> list[Scored]:
     lex_scaled = _minmax(lexical, floor_zero=True)
-    sem_scaled = _scaled(semantic, str(SIGNALS["semantic_floor"]))
+    floor = str(SIGNALS["semantic_floor"])
+    sem_scaled = _scaled(_align_prose(semantic, rows), floor)
     share = float(SIGNALS["static_share"])
     if static and share:
-        static_scaled = _scaled(static, str(SIGNALS["semantic_floor"]))
+        static_scaled = _scaled(_align_prose(static, rows), floor)
         sem_scaled = {
             key: (1 - share) * value + share * static_scaled.get(key, value)
             for key, value in sem_scaled.items()
@@ -128,6 +136,29 @@ def fuse(
             score = lex_weight * lex + sem_weight * (sem if sem is not None else lex)
         scored.append(Scored(row, score, lex, sem))
     return scored
+
+
+#: Fewer prose candidates than this have no spread to align (the scale stays shared).
+ALIGN_MIN_PROSE = 3
+
+
+def _align_prose(cosines: dict[int, float], rows: dict[int, ChunkRow]) -> dict[int, float]:
+    """Prose candidates' cosines mapped onto the code candidates' distribution (z-scores)."""
+    if not SIGNALS["prose_alignment"] or not cosines:
+        return cosines
+    keys = list(cosines)
+    is_prose = np.array([key in rows and _is_prose(rows[key]) for key in keys])
+    prose_count = int(is_prose.sum())
+    if min(prose_count, len(keys) - prose_count) < ALIGN_MIN_PROSE:
+        return cosines
+    values = np.array([cosines[key] for key in keys])
+    code, prose = values[~is_prose], values[is_prose]
+    moved = code.mean() + (values - prose.mean()) / (prose.std() or 1.0) * code.std()
+    return dict(zip(keys, np.where(is_prose, moved, values).tolist(), strict=True))
+
+
+def _is_prose(row: ChunkRow) -> bool:
+    return category_of(row.path, row.language) == "docs"
 
 
 def _minmax(scores: dict[int, float], floor_zero: bool = False) -> dict[int, float]:
