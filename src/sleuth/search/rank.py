@@ -18,6 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..languages import DOC_LANGUAGES
 from ..store.meta import ChunkRow
 from ..tokens import split_identifier
 from .classify import QueryPlan
@@ -144,21 +145,20 @@ ALIGN_MIN_PROSE = 3
 
 def _align_prose(cosines: dict[int, float], rows: dict[int, ChunkRow]) -> dict[int, float]:
     """Prose candidates' cosines mapped onto the code candidates' distribution (z-scores)."""
-    if not SIGNALS["prose_alignment"] or not cosines:
+    if not SIGNALS["prose_alignment"]:
         return cosines
-    keys = list(cosines)
-    is_prose = np.array([key in rows and _is_prose(rows[key]) for key in keys])
-    prose_count = int(is_prose.sum())
-    if min(prose_count, len(keys) - prose_count) < ALIGN_MIN_PROSE:
+    prose = {key for key in cosines if (row := rows.get(key)) is not None and _is_prose(row)}
+    if min(len(prose), len(cosines) - len(prose)) < ALIGN_MIN_PROSE:
         return cosines
-    values = np.array([cosines[key] for key in keys])
-    code, prose = values[~is_prose], values[is_prose]
-    moved = code.mean() + (values - prose.mean()) / (prose.std() or 1.0) * code.std()
-    return dict(zip(keys, np.where(is_prose, moved, values).tolist(), strict=True))
+    code = np.array([value for key, value in cosines.items() if key not in prose])
+    text = np.array([cosines[key] for key in prose])
+    scale = code.std() / (text.std() or 1.0)
+    shift = code.mean() - text.mean() * scale
+    return {key: shift + value * scale if key in prose else value for key, value in cosines.items()}
 
 
 def _is_prose(row: ChunkRow) -> bool:
-    return category_of(row.path, row.language) == "docs"
+    return row.language in DOC_LANGUAGES and category_of(row.path, row.language) == "docs"
 
 
 def _minmax(scores: dict[int, float], floor_zero: bool = False) -> dict[int, float]:
