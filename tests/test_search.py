@@ -311,6 +311,30 @@ def test_the_definition_in_the_query_case_comes_first(tmp_path: Path) -> None:
         assert top.symbol == query, query
 
 
+def test_a_name_asked_without_its_sigil_finds_the_definition(tmp_path: Path) -> None:
+    """`ZodType` names `$ZodType`: a leading `$` is not part of what people type
+    (`tokens.NAME_SIGILS`), so the definition outranks a file that only uses the name."""
+    root = _write(
+        tmp_path,
+        {
+            "core/schemas.ts": "export class $ZodType {\n"
+            "  constructor(public def: object) {}\n"
+            "  parse(input: unknown) { return input; }\n"
+            "}\n",
+            "classic/usage.ts": "export function wrap(inner: $ZodType): $ZodType {\n"
+            "  const outer = new $ZodType({ inner });\n"
+            "  // $ZodType wraps $ZodType: every $ZodType here is a use\n"
+            "  return outer;\n"
+            "}\n",
+        },
+    )
+    index = Index(root)
+    top = index.search("ZodType", mode="lexical").results[0]
+    assert (top.path, top.symbol) == ("core/schemas.ts", "$ZodType")
+    found = index.find_symbol("ZodType")
+    assert [(r.path, r.symbol) for r in found] == [("core/schemas.ts", "$ZodType")]
+
+
 def test_one_far_off_candidate_does_not_reorder_the_others() -> None:
     """Cosines are scaled from the candidates' mean (rank.SIGNALS["semantic_floor"]): one
     unrelated candidate with a very low similarity must not lift every average candidate

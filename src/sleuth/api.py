@@ -46,7 +46,7 @@ from .store.lexical import LexicalStore
 from .store.lock import FileLock
 from .store.meta import ChunkRow, DefinitionRow, FileRow, MetaStore, schema_version_of
 from .store.vectors import VectorStore, graph_path, refresh_graph_of
-from .tokens import query_terms, split_identifier
+from .tokens import bare_name, query_terms, split_identifier
 
 if TYPE_CHECKING:
     from .check import CheckReport
@@ -1293,10 +1293,13 @@ def _anchor_chunk(meta: MetaStore, path: str, start: int, end: int) -> ChunkRow 
 
 
 def _name_score(wanted: str, name: str, glob: bool) -> float:
-    """1.0 for the exact name, a little less for other case, then by closeness."""
+    """1.0 for the exact name, a little less with a sigil (``$ZodType``) or in other
+    case, then by closeness."""
     if name == wanted:
         return 1.0
-    if name.lower() == wanted.lower():
+    if bare_name(name) == wanted:
+        return 0.97
+    if bare_name(name).lower() == wanted.lower():
         return 0.95
     if glob:
         return 0.8

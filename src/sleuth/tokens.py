@@ -174,3 +174,18 @@ def identifiers_in(query: str) -> list[str]:
         ):
             found.append(core)
     return found
+
+
+#: Leading characters that mark a name without being part of what people type or say:
+#: zod's core classes are ``$ZodType``, redux's symbol ``$$observable``.
+NAME_SIGILS = "$"
+
+
+def bare_name(name: str) -> str:
+    """A definition's name as a query would write it (``$ZodType`` -> ``ZodType``)."""
+    return name.lstrip(NAME_SIGILS)
+
+
+def sigil_forms(name: str) -> tuple[str, ...]:
+    """The names a definition answering to ``name`` may carry: itself, ``$name``, ``$$name``."""
+    return (name, *(sigil * count + name for sigil in NAME_SIGILS for count in (1, 2)))

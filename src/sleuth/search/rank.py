@@ -20,7 +20,7 @@ import numpy as np
 
 from ..languages import DOC_LANGUAGES
 from ..store.meta import ChunkRow
-from ..tokens import split_identifier
+from ..tokens import bare_name, split_identifier
 from .classify import QueryPlan
 from .filters import category_of, chunk_category
 
@@ -201,7 +201,7 @@ def apply_priors(
         category = chunk_category(row)
         if names and _defines(row, names, definitions):
             factor *= PRIORS["definition"]
-            if _last_part(row.symbol) in exact or not exact.isdisjoint(row.symbols.split()):
+            if _last_part(row.symbol) in exact or not exact.isdisjoint(_bare_names(row.symbols)):
                 factor *= PRIORS["exact_case"]
         if category == "tests":
             factor *= PRIORS["asked_for"] if plan.wants_tests else PRIORS["tests"]
@@ -415,11 +415,17 @@ def mostly_imports(chunk_id: int, text: str) -> bool:
 
 @lru_cache(maxsize=65_536)
 def _last_part(name: str) -> str:
-    return re.split(r"\.|::", name)[-1]
+    """The last part of a qualified name, without a sigil (``Phoenix.Router``, ``$ZodType``)."""
+    return bare_name(re.split(r"\.|::", name)[-1])
+
+
+@lru_cache(maxsize=65_536)
+def _bare_names(symbols: str) -> tuple[str, ...]:
+    return tuple(bare_name(name) for name in symbols.split())
 
 
 def _defines(row: ChunkRow, names: set[str], definitions: dict) -> bool:
-    symbol = row.symbol.lower()
+    symbol = bare_name(row.symbol.lower())
     # qualified definitions answer for their last part: defmodule Phoenix.Router, Router
     if symbol in names or _last_part(symbol) in names:
         return True

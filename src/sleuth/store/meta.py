@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import IndexCorrupt
-from ..tokens import code_terms_text, path_terms, sorted_terms
+from ..tokens import code_terms_text, path_terms, sigil_forms, sorted_terms
 
 if TYPE_CHECKING:
     from ..prepare import ChunkValues, DefinitionValues
@@ -422,13 +422,16 @@ class MetaStore:
         return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
 
     def find_definitions(self, names: list[str]) -> dict[str, list[tuple[str, int, int]]]:
-        """name (lowercased) -> [(path, start, end)] for exact, case-insensitive names."""
+        """name (lowercased) -> [(path, start, end)] for exact, case-insensitive names,
+        with or without a leading sigil (``tokens.sigil_forms``: ``$ZodType``)."""
         out: dict[str, list[tuple[str, int, int]]] = {}
         for name in names:
+            forms = sigil_forms(name)
             for path, start, end in self.db.execute(
                 "SELECT f.path, d.start_line, d.end_line FROM definitions d"
-                " JOIN files f ON f.id=d.file_id WHERE d.name=? COLLATE NOCASE LIMIT 50",
-                (name,),
+                " JOIN files f ON f.id=d.file_id"
+                f" WHERE d.name COLLATE NOCASE IN ({','.join('?' * len(forms))}) LIMIT 50",
+                forms,
             ):
                 out.setdefault(name.lower(), []).append((path, start, end))
         return out
@@ -455,13 +458,19 @@ class MetaStore:
         return int(row[0]) if row else 0
 
     def definitions_named(self, pattern: str, like: bool, limit: int) -> list[DefinitionRow]:
-        """Definitions whose name equals ``pattern`` (any case), or matches it as LIKE."""
-        where = "d.name LIKE ? ESCAPE '\\'" if like else "d.name=? COLLATE NOCASE"
+        """Definitions whose name equals ``pattern`` (any case, with or without a leading
+        sigil: ``tokens.sigil_forms``), or matches it as LIKE."""
+        values = (pattern,) if like else sigil_forms(pattern)
+        where = (
+            "d.name LIKE ? ESCAPE '\\'"
+            if like
+            else f"d.name COLLATE NOCASE IN ({','.join('?' * len(values))})"
+        )
         rows = self.db.execute(
             "SELECT f.path, f.language, d.name, d.kind, d.parent, d.start_line, d.end_line,"
             f" d.signature FROM definitions d JOIN files f ON f.id=d.file_id WHERE {where}"
             " LIMIT ?",
-            (pattern, limit),
+            (*values, limit),
         )
         return [DefinitionRow(*r) for r in rows]
 
