@@ -48,6 +48,39 @@ def test_find_symbol_exact_fuzzy_qualified_and_kind(lexical_repo: Path) -> None:
         index.find_symbol("::")
 
 
+def test_find_symbol_reads_owners_and_sigils_inside_names(tmp_path: Path) -> None:
+    """Lua and JavaScript write the owner into a definition's name (`M.setup`,
+    `Async:init`, `res.send`) and some names carry a sigil (`$ZodType`): a lookup by
+    the plain name finds them, by the qualified name too, and an exact name first."""
+    write_tree(
+        tmp_path,
+        {
+            "lua/loader.lua": "local M = {}\nfunction M.setup(opts)\n  return opts\nend\n"
+            "return M\n",
+            "lua/async.lua": "local Async = {}\nfunction Async:init(fn)\n  self.fn = fn\n"
+            "end\nreturn Async\n",
+            "lib/response.js": "var res = module.exports = {};\n"
+            "res.send = function send(body) {\n  return this.end(body);\n};\n",
+            "core/schemas.ts": "export class $ZodType {\n  parse(x: unknown) { return x; }\n}\n",
+            "classic/schemas.ts": "export class ZodType {\n  parse(x: unknown) { return x; }\n}\n",
+        },
+    )
+    index = Index(tmp_path)
+    index.index(embed="none")
+
+    def found(name: str) -> list[tuple[str, str]]:
+        return [(r.path, r.symbol) for r in index.find_symbol(name)]
+
+    assert found("setup") == found("M.setup") == [("lua/loader.lua", "M.setup")]
+    assert found("init") == found("Async:init") == [("lua/async.lua", "Async:init")]
+    assert found("send") == found("res.send") == [("lib/response.js", "res.send")]
+    assert found("Other.setup") == []
+    assert found("ZodType") == [
+        ("classic/schemas.ts", "ZodType"),
+        ("core/schemas.ts", "$ZodType"),
+    ]
+
+
 def test_structured_search_with_symbol_and_filters(lexical_repo: Path) -> None:
     index = Index(lexical_repo)
     response = index.structured_search("symbol:ConfigParser kind:class")

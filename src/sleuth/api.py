@@ -46,7 +46,7 @@ from .store.lexical import LexicalStore
 from .store.lock import FileLock
 from .store.meta import ChunkRow, DefinitionRow, FileRow, MetaStore, schema_version_of
 from .store.vectors import VectorStore, graph_path, refresh_graph_of
-from .tokens import bare_name, query_terms, split_identifier
+from .tokens import owner_of, query_terms, short_name, split_identifier
 
 if TYPE_CHECKING:
     from .check import CheckReport
@@ -893,6 +893,7 @@ class Index:
             rows = meta.definitions_named(like, like=True, limit=5000)
         else:
             rows = meta.definitions_named(base, like=False, limit=5000)
+            rows += meta.definitions_owned(base, limit=5000)
             if not exact:
                 words = split_identifier(base) or [base]
                 like = "%" + "%".join(re.sub(r"([%_\\])", r"\\\1", w) for w in words) + "%"
@@ -907,7 +908,7 @@ class Index:
             category = definition_category(row)
             if not filters.accepts(row.path, row.language or "", row.kind, category):
                 continue
-            if qualifier and qualifier not in row.parent.lower().replace("::", "."):
+            if qualifier and qualifier not in _owners(row):
                 continue
             score = _name_score(base, row.name, glob)
             if category != "code":
@@ -1292,14 +1293,25 @@ def _anchor_chunk(meta: MetaStore, path: str, start: int, end: int) -> ChunkRow 
     return best
 
 
+_QUALIFIED_LAST = re.compile(r"[.:]+")
+
+
+def _owners(row: DefinitionRow) -> str:
+    """Where a definition sits, dotted: its parent and the owner in its own name
+    (``M`` of Lua's ``M.setup``), for qualified lookups (``symbol:M.setup``)."""
+    parent = row.parent.replace("::", ".")
+    return ".".join(part for part in (parent, owner_of(row.name)) if part).lower()
+
+
 def _name_score(wanted: str, name: str, glob: bool) -> float:
-    """1.0 for the exact name, a little less with a sigil (``$ZodType``) or in other
-    case, then by closeness."""
-    if name == wanted:
+    """1.0 for the exact name (or the name after its owner: ``send`` of ``res.send``),
+    a little less with a sigil (``$ZodType``) or in other case, then by closeness."""
+    last = _QUALIFIED_LAST.split(name)[-1]
+    if wanted in (name, last):
         return 1.0
-    if bare_name(name) == wanted:
+    if short_name(name) == wanted:
         return 0.97
-    if bare_name(name).lower() == wanted.lower():
+    if short_name(name).lower() == wanted.lower():
         return 0.95
     if glob:
         return 0.8

@@ -177,8 +177,12 @@ def identifiers_in(query: str) -> list[str]:
 
 
 #: Leading characters that mark a name without being part of what people type or say:
-#: zod's core classes are ``$ZodType``, redux's symbol ``$$observable``.
-NAME_SIGILS = "$"
+#: zod's core classes are ``$ZodType``, redux's symbol ``$$observable``, JavaScript's
+#: private members ``#field``.
+NAME_SIGILS = "$#"
+#: What joins an owner to a name inside one definition's name: Lua's ``M.setup`` and
+#: ``Async:init``, JavaScript's ``res.send``, C++'s ``absl::Cord::Find``.
+_QUALIFIED = re.compile(r"[.:]+")
 
 
 def bare_name(name: str) -> str:
@@ -186,6 +190,19 @@ def bare_name(name: str) -> str:
     return name.lstrip(NAME_SIGILS)
 
 
+def short_name(name: str) -> str:
+    """The name a definition answers to: its last part, bare (``res.send`` -> ``send``,
+    ``Async:init`` -> ``init``, ``absl::Cord::Find`` -> ``Find``)."""
+    return bare_name(_QUALIFIED.split(name)[-1])
+
+
+def owner_of(name: str) -> str:
+    """The owner written into a definition's name, dotted (``absl::Cord::Find`` ->
+    ``absl.Cord``; ``""`` for a plain name)."""
+    parts = _QUALIFIED.split(name)
+    return ".".join(part for part in parts[:-1] if part)
+
+
 def sigil_forms(name: str) -> tuple[str, ...]:
-    """The names a definition answering to ``name`` may carry: itself, ``$name``, ``$$name``."""
+    """The names a definition answering to ``name`` may carry: itself, ``$name``, ..."""
     return (name, *(sigil * count + name for sigil in NAME_SIGILS for count in (1, 2)))

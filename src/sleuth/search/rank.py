@@ -20,7 +20,7 @@ import numpy as np
 
 from ..languages import DOC_LANGUAGES
 from ..store.meta import ChunkRow
-from ..tokens import bare_name, split_identifier
+from ..tokens import bare_name, short_name, split_identifier
 from .classify import QueryPlan
 from .filters import category_of, chunk_category
 
@@ -413,15 +413,12 @@ def mostly_imports(chunk_id: int, text: str) -> bool:
     return imports >= 0.6 * len(code)
 
 
-@lru_cache(maxsize=65_536)
-def _last_part(name: str) -> str:
-    """The last part of a qualified name, without a sigil (``Phoenix.Router``, ``$ZodType``)."""
-    return bare_name(re.split(r"\.|::", name)[-1])
+_last_part = lru_cache(maxsize=65_536)(short_name)
 
 
 @lru_cache(maxsize=65_536)
 def _bare_names(symbols: str) -> tuple[str, ...]:
-    return tuple(bare_name(name) for name in symbols.split())
+    return tuple(short_name(name) for name in symbols.split())
 
 
 def _defines(row: ChunkRow, names: set[str], definitions: dict) -> bool:
