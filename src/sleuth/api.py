@@ -46,7 +46,7 @@ from .store.lexical import LexicalStore
 from .store.lock import FileLock
 from .store.meta import ChunkRow, DefinitionRow, FileRow, MetaStore, schema_version_of
 from .store.vectors import VectorStore, graph_path, refresh_graph_of
-from .tokens import owner_of, query_terms, short_name, split_identifier
+from .tokens import last_part, owner_of, query_terms, short_name, split_identifier
 
 if TYPE_CHECKING:
     from .check import CheckReport
@@ -1293,9 +1293,6 @@ def _anchor_chunk(meta: MetaStore, path: str, start: int, end: int) -> ChunkRow 
     return best
 
 
-_QUALIFIED_LAST = re.compile(r"[.:]+")
-
-
 def _owners(row: DefinitionRow) -> str:
     """Where a definition sits, dotted: its parent and the owner in its own name
     (``M`` of Lua's ``M.setup``), for qualified lookups (``symbol:M.setup``)."""
@@ -1306,8 +1303,7 @@ def _owners(row: DefinitionRow) -> str:
 def _name_score(wanted: str, name: str, glob: bool) -> float:
     """1.0 for the exact name (or the name after its owner: ``send`` of ``res.send``),
     a little less with a sigil (``$ZodType``) or in other case, then by closeness."""
-    last = _QUALIFIED_LAST.split(name)[-1]
-    if wanted in (name, last):
+    if wanted in (name, last_part(name)):
         return 1.0
     if short_name(name) == wanted:
         return 0.97

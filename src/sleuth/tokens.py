@@ -190,10 +190,15 @@ def bare_name(name: str) -> str:
     return name.lstrip(NAME_SIGILS)
 
 
+def last_part(name: str) -> str:
+    """A definition's name after its owner (``res.send`` -> ``send``, ``Async:init`` ->
+    ``init``, ``absl::Cord::Find`` -> ``Find``)."""
+    return _QUALIFIED.split(name)[-1]
+
+
 def short_name(name: str) -> str:
-    """The name a definition answers to: its last part, bare (``res.send`` -> ``send``,
-    ``Async:init`` -> ``init``, ``absl::Cord::Find`` -> ``Find``)."""
-    return bare_name(_QUALIFIED.split(name)[-1])
+    """The name a definition answers to: its last part, bare (``$ZodType``)."""
+    return bare_name(last_part(name))
 
 
 def owner_of(name: str) -> str:
