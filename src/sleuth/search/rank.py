@@ -201,7 +201,7 @@ def apply_priors(
         category = chunk_category(row)
         if names and _defines(row, names, definitions):
             factor *= PRIORS["definition"]
-            if _last_part(row.symbol) in exact or not exact.isdisjoint(_bare_names(row.symbols)):
+            if _last_part(row.symbol) in exact or not exact.isdisjoint(_short_names(row.symbols)):
                 factor *= PRIORS["exact_case"]
         if category == "tests":
             factor *= PRIORS["asked_for"] if plan.wants_tests else PRIORS["tests"]
@@ -417,7 +417,7 @@ _last_part = lru_cache(maxsize=65_536)(short_name)
 
 
 @lru_cache(maxsize=65_536)
-def _bare_names(symbols: str) -> tuple[str, ...]:
+def _short_names(symbols: str) -> tuple[str, ...]:
     return tuple(short_name(name) for name in symbols.split())
 
 
