@@ -510,6 +510,24 @@ def test_a_rust_type_declared_inside_a_macro_call_is_a_definition() -> None:
     assert "field_5" in next(c for c in chunks if c.symbol == "RouteFuture").text
 
 
+def test_a_rust_impl_for_a_reference_is_named_for_the_type() -> None:
+    """`impl IntoIterator for &'a RawPathParams` implements for RawPathParams: its
+    methods are found as `RawPathParams.into_iter`, not under `&'a RawPathParams`."""
+    source = (
+        "pub struct RawPathParams {\n    v: Vec<u32>,\n}\n\n"
+        "impl<'a> IntoIterator for &'a RawPathParams {\n"
+        "    type Item = &'a u32;\n"
+        "    fn into_iter(self) -> Self::IntoIter {\n        self.v.iter()\n    }\n}\n\n"
+        "impl<T> Read for &mut Wrapper<T> {\n"
+        "    fn read(&mut self, buf: &mut [u8]) -> usize {\n        0\n    }\n}\n"
+    )
+    _, definitions = checked_chunks("rust", source)
+    found = {(d.name, d.kind, d.parent) for d in definitions}
+    assert ("RawPathParams", "impl", "") in found
+    assert ("into_iter", "method", "RawPathParams") in found
+    assert ("read", "method", "Wrapper") in found
+
+
 def test_csharp_properties_indexers_and_operators_are_definitions() -> None:
     """A property's accessors are methods in all but syntax, and its doc comment says what
     it is for; indexers and operators are named as code uses them."""

@@ -459,6 +459,9 @@ def _name_of(node: tree_sitter.Node) -> str:
         name = node.child_by_field_name("type")  # rust impl_item
         if name is not None and node.type != "impl_item":
             name = None
+        # `impl IntoIterator for &'a RawPathParams` implements for RawPathParams
+        while name is not None and name.type == "reference_type":
+            name = name.child_by_field_name("type")
     if name is None:
         declarator = node.child_by_field_name("declarator")
         while declarator is not None and declarator.type not in _NAME_TYPES:
