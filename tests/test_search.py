@@ -335,6 +335,26 @@ def test_a_name_asked_without_its_sigil_finds_the_definition(tmp_path: Path) -> 
     assert [(r.path, r.symbol) for r in found] == [("core/schemas.ts", "$ZodType")]
 
 
+def test_a_type_comes_before_the_impl_blocks_named_for_it(tmp_path: Path) -> None:
+    """`impl Fragment` is named for the type but does not define it: asking for
+    `Fragment` finds the `enum`, though the impl block says the name more often."""
+    root = _write(
+        tmp_path,
+        {
+            "src/fragment.rs": "pub enum Fragment {\n    Expr(String),\n    Block(String),\n}\n\n"
+            + "\n".join(f"fn helper_{i}() -> u32 {{\n    {i}\n}}\n" for i in range(8))
+            + "\nimpl Fragment {\n"
+            "    pub fn wrap(self) -> Fragment {\n        match self {\n"
+            "            Fragment::Expr(e) => Fragment::Block(e),\n"
+            "            Fragment::Block(b) => Fragment::Block(b),\n        }\n    }\n}\n",
+        },
+    )
+    index = Index(root)
+    top = index.search("Fragment", mode="lexical").results[0]
+    assert (top.kind, top.start_line) == ("enum", 1)
+    assert [r.kind for r in index.find_symbol("Fragment")] == ["enum", "impl"]
+
+
 def test_one_far_off_candidate_does_not_reorder_the_others() -> None:
     """Cosines are scaled from the candidates' mean (rank.SIGNALS["semantic_floor"]): one
     unrelated candidate with a very low similarity must not lift every average candidate

@@ -911,6 +911,8 @@ class Index:
             if qualifier and qualifier not in _owners(row):
                 continue
             score = _name_score(base, row.name, glob)
+            if row.kind == "impl":
+                score *= 0.99  # `impl Fragment` after the `enum Fragment` it implements for
             if category != "code":
                 score *= 0.9  # tests and docs after code, as in search
             key = (row.path, row.start_line)

@@ -422,9 +422,12 @@ def _short_names(symbols: str) -> tuple[str, ...]:
 
 
 def _defines(row: ChunkRow, names: set[str], definitions: dict) -> bool:
+    """Whether the chunk defines a name the query asks for. An ``impl`` block (Rust's
+    ``impl Router``, Haskell's ``instance``, Elixir's ``defimpl``) is named for its type
+    but does not define it: only the methods inside it count."""
     symbol = bare_name(row.symbol.lower())
     # qualified definitions answer for their last part: defmodule Phoenix.Router, Router
-    if symbol in names or _last_part(symbol) in names:
+    if row.kind != "impl" and (symbol in names or _last_part(symbol) in names):
         return True
     for name in names:
         for path, start, _end in definitions.get(name, ()):
