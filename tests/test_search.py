@@ -355,6 +355,30 @@ def test_a_type_comes_before_the_impl_blocks_named_for_it(tmp_path: Path) -> Non
     assert [r.kind for r in index.find_symbol("Fragment")] == ["enum", "impl"]
 
 
+def test_the_piece_of_a_long_definition_with_its_first_line_comes_first(
+    tmp_path: Path,
+) -> None:
+    """A long trait is chunked in pieces, each named for it: asking for the name finds
+    the piece that holds `pub trait Serializer` (rank.PRIORS["definition_head"])."""
+    declarations = "".join(
+        f"    /// Serialize value number {i}.\n"
+        f"    fn serialize_v{i}(self, v: u{i}) -> Result<Self::Ok, Self::Error>;\n\n"
+        for i in range(60)
+    )
+    root = _write(
+        tmp_path,
+        {
+            "src/ser.rs": "/// A data format that can serialize any data structure.\n"
+            "pub trait Serializer: Sized {\n    type Ok;\n    type Error;\n\n"
+            + declarations
+            + "    fn done(self) -> Result<Self::Ok, Self::Error>;\n}\n",
+        },
+    )
+    results = Index(root).search("Serializer", mode="lexical").results
+    assert results[0].symbol == "Serializer"
+    assert results[0].start_line <= 2 <= results[0].end_line
+
+
 def test_one_far_off_candidate_does_not_reorder_the_others() -> None:
     """Cosines are scaled from the candidates' mean (rank.SIGNALS["semantic_floor"]): one
     unrelated candidate with a very low similarity must not lift every average candidate

@@ -33,6 +33,9 @@ _AUXILIARY_PATH = re.compile(r"(^|/)(examples?|samples?|benchmarks?|bench|demo|d
 #: Multipliers; each is switched off in the ablation of docs/benchmarks.md.
 PRIORS = {
     "definition": 1.6,  # the chunk defines a symbol the query names
+    # ... and holds its first line: a long class is chunked in pieces, each named for it;
+    # the piece with the signature answers a lookup (bench/definition_lookup.py)
+    "definition_head": 1.05,
     "exact_case": 1.3,  # ... with the query's very case: class Command over def command
     "tests": 0.7,  # test files, unless the query asks about tests
     "docs": 0.6,  # prose, unless the query asks about docs
@@ -199,8 +202,11 @@ def apply_priors(
         row = item.row
         factor = 1.0
         category = chunk_category(row)
-        if names and _defines(row, names, definitions):
+        defines = _defines(row, names, definitions) if names else 0
+        if defines:
             factor *= PRIORS["definition"]
+            if defines == _HOLDS_START:
+                factor *= PRIORS["definition_head"]
             if _last_part(row.symbol) in exact or not exact.isdisjoint(_short_names(row.symbols)):
                 factor *= PRIORS["exact_case"]
         if category == "tests":
@@ -421,19 +427,24 @@ def _short_names(symbols: str) -> tuple[str, ...]:
     return tuple(short_name(name) for name in symbols.split())
 
 
-def _defines(row: ChunkRow, names: set[str], definitions: dict) -> bool:
-    """Whether the chunk defines a name the query asks for. An ``impl`` block (Rust's
-    ``impl Router``, Haskell's ``instance``, Elixir's ``defimpl``) is named for its type
-    but does not define it: only the methods inside it count."""
-    symbol = bare_name(row.symbol.lower())
-    # qualified definitions answer for their last part: defmodule Phoenix.Router, Router
-    if row.kind != "impl" and (symbol in names or _last_part(symbol) in names):
-        return True
+_NAMED_FOR = 1  # the chunk is named for the definition (one piece of a long one)
+_HOLDS_START = 2  # the chunk holds the definition's first line
+
+
+def _defines(row: ChunkRow, names: set[str], definitions: dict) -> int:
+    """Whether the chunk defines a name the query asks for: 0, ``_NAMED_FOR`` or
+    ``_HOLDS_START``. An ``impl`` block (Rust's ``impl Router``, Haskell's ``instance``,
+    Elixir's ``defimpl``) is named for its type but does not define it: only the methods
+    inside it count."""
     for name in names:
         for path, start, _end in definitions.get(name, ()):
             if path == row.path and row.start_line <= start <= row.end_line:
-                return True
-    return False
+                return _HOLDS_START
+    symbol = bare_name(row.symbol.lower())
+    # qualified definitions answer for their last part: defmodule Phoenix.Router, Router
+    if row.kind != "impl" and (symbol in names or _last_part(symbol) in names):
+        return _NAMED_FOR
+    return 0
 
 
 def diversify(scored: list[Scored]) -> None:
