@@ -499,6 +499,30 @@ def test_the_newest_version_folder_comes_first_unless_the_query_names_another(
     index.close()
 
 
+def test_a_name_only_an_older_version_defines_is_found_there() -> None:
+    """`isEmoji` is defined only in v3: the older version is what was asked for, so it
+    is not ranked below v4's candidates (which it is for a name both versions hold)."""
+    plan = classify("isEmoji")
+    rows = {
+        1: ChunkRow(
+            1, "src/v3/types.ts", "typescript", 1, 40, "class", "ZodString", "", "", "", "", ""
+        ),
+        2: ChunkRow(
+            2, "src/v4/schemas.ts", "typescript", 1, 20, "class", "ZodEmoji", "", "", "", "", ""
+        ),
+    }
+
+    def order(definitions: dict) -> list[str]:
+        scored = [Scored(rows[1], 1.0), Scored(rows[2], 1.5)]
+        rank.apply_priors(plan, scored, definitions)
+        return [item.row.path for item in sorted(scored, key=lambda item: -item.score)]
+
+    only_v3 = {"isemoji": [("src/v3/types.ts", 12, 14)]}
+    both = {"isemoji": [("src/v3/types.ts", 12, 14), ("src/v4/schemas.ts", 30, 32)]}
+    assert order(only_v3) == ["src/v3/types.ts", "src/v4/schemas.ts"]
+    assert order(both) == ["src/v4/schemas.ts", "src/v3/types.ts"]
+
+
 def test_type_declarations_rank_below_the_code_that_does_the_work(tmp_path: Path) -> None:
     """A question in words wants the reducer, not the interface whose comment repeats
     its words (without the prior the interface comes first here); a query naming the

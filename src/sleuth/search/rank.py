@@ -197,7 +197,7 @@ def apply_priors(
     names = plan.symbol_names
     exact = plan.exact_names
     terms = tuple(plan.terms)
-    newest = _newest_versions(scored, terms)
+    newest = _newest_versions(scored, terms, definitions)
     for item in scored:
         row = item.row
         factor = 1.0
@@ -298,9 +298,12 @@ def _version_of(path: str) -> tuple[str, int] | None:
     return None if found is None else (path[: found.start(2) - 1], int(found.group(2)))
 
 
-def _newest_versions(scored: list[Scored], terms: tuple[str, ...]) -> dict[str, int]:
-    """The newest version folder per parent among the candidates; a parent whose older
-    version the query names (v3) is left out: that version is what was asked for."""
+def _newest_versions(
+    scored: list[Scored], terms: tuple[str, ...], definitions: dict[str, list]
+) -> dict[str, int]:
+    """The newest version folder per parent among the candidates. A parent is left out
+    when the query names one of its older versions (v3), or names definitions that only
+    its older versions hold (v3's `isEmoji`): that version is what was asked for."""
     newest: dict[str, int] = {}
     asked: set[str] = set()
     for item in scored:
@@ -311,6 +314,11 @@ def _newest_versions(scored: list[Scored], terms: tuple[str, ...]) -> dict[str, 
         newest[parent] = max(newest.get(parent, 0), number)
         if f"v{number}" in terms:
             asked.add(parent)
+    defined_in = [_version_of(path) for spans in definitions.values() for path, _, _ in spans]
+    if defined_in and all(
+        version is not None and version[1] < newest.get(version[0], 0) for version in defined_in
+    ):
+        asked.update(version[0] for version in defined_in if version is not None)
     return {parent: number for parent, number in newest.items() if parent not in asked}
 
 
