@@ -379,6 +379,32 @@ def test_the_piece_of_a_long_definition_with_its_first_line_comes_first(
     assert results[0].start_line <= 2 <= results[0].end_line
 
 
+def test_a_later_piece_of_a_definition_trades_places_with_its_first() -> None:
+    """Pieces of one long definition: when a later piece scores best (its words, or the
+    model, liked it more), the piece with the first line takes its score, and the file
+    keeps the same scores (rank.SIGNALS["lead_with_heads"])."""
+
+    def piece(start: int, score: float, defines: int) -> Scored:
+        row = ChunkRow(
+            start, "Job.kt", "kotlin", start, start + 59, "class", "JobSupport", "", "", "", "", ""
+        )
+        return Scored(row, score, defines=defines)
+
+    head, middle, last = piece(1, 1.2, 2), piece(61, 2.0, 1), piece(121, 1.5, 1)
+    other = Scored(
+        ChunkRow(9, "Other.kt", "kotlin", 1, 9, "class", "Other", "", "", "", "", ""), 1.9
+    )
+    rank.lead_with_heads([head, middle, last, other])
+    assert (head.score, middle.score, last.score, other.score) == (2.0, 1.2, 1.5, 1.9)
+    rank.SIGNALS["lead_with_heads"] = False
+    try:
+        again = [piece(1, 1.2, 2), piece(61, 2.0, 1)]
+        rank.lead_with_heads(again)
+        assert [item.score for item in again] == [1.2, 2.0]
+    finally:
+        rank.SIGNALS["lead_with_heads"] = True
+
+
 def test_one_far_off_candidate_does_not_reorder_the_others() -> None:
     """Cosines are scaled from the candidates' mean (rank.SIGNALS["semantic_floor"]): one
     unrelated candidate with a very low similarity must not lift every average candidate

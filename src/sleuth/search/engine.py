@@ -15,7 +15,7 @@ from ..store.meta import MetaStore
 from ..store.vectors import VectorStore
 from .classify import QueryPlan
 from .filters import Filters
-from .rank import apply_coverage, apply_priors, fuse, merge_and_cut
+from .rank import apply_coverage, apply_priors, fuse, lead_with_heads, merge_and_cut
 
 PREVIEW_LINES = 3
 #: With filters and too few candidates passing, the second try fetches this many times more.
@@ -105,6 +105,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     names = sorted(plan.symbol_names)
     apply_priors(plan, scored, meta.find_definitions(names) if names else {})
     apply_coverage(plan, scored, meta.file_terms)
+    lead_with_heads(scored)
     kept = merge_and_cut(scored, k)
     texts = meta.texts([item.row.id for item in kept])
     for item in kept:

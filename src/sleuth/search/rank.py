@@ -88,6 +88,9 @@ SIGNALS: dict[str, bool | float | str] = {
     # spread before scaling, so a README paragraph does not outrank the code it describes
     # for being prose. False: one scale for all.
     "prose_alignment": True,
+    # A definition cut in pieces, each named for it: when a later piece scores best, it
+    # trades scores with the piece holding the first line (the file keeps its score).
+    "lead_with_heads": True,
 }
 
 
@@ -99,6 +102,8 @@ class Scored:
     semantic: float | None = None
     start_line: int = 0
     end_line: int = 0
+    #: 0, or how the chunk defines a name the query asks for (``_defines``)
+    defines: int = 0
 
     def __post_init__(self) -> None:
         self.start_line = self.start_line or self.row.start_line
@@ -202,7 +207,7 @@ def apply_priors(
         row = item.row
         factor = 1.0
         category = chunk_category(row)
-        defines = _defines(row, names, definitions) if names else 0
+        defines = item.defines = _defines(row, names, definitions) if names else 0
         if defines:
             factor *= PRIORS["definition"]
             if defines == _HOLDS_START:
@@ -453,6 +458,25 @@ def _defines(row: ChunkRow, names: set[str], definitions: dict) -> int:
     if row.kind != "impl" and (symbol in names or _last_part(symbol) in names):
         return _NAMED_FOR
     return 0
+
+
+def lead_with_heads(scored: list[Scored]) -> None:
+    """A definition cut in pieces is answered by the piece with its first line: when a
+    later piece scores best, the two trade scores (the file keeps its best score)."""
+    if not SIGNALS["lead_with_heads"]:
+        return
+    groups: dict[tuple[str, str], list[Scored]] = {}
+    for item in scored:
+        if item.defines:
+            groups.setdefault((item.row.path, item.row.symbol), []).append(item)
+    for pieces in groups.values():
+        best = max(pieces, key=lambda item: item.score)
+        if best.defines == _HOLDS_START:
+            continue
+        heads = [item for item in pieces if item.defines == _HOLDS_START]
+        if heads:
+            head = max(heads, key=lambda item: item.score)
+            head.score, best.score = best.score, head.score
 
 
 def diversify(scored: list[Scored]) -> None:
