@@ -405,6 +405,26 @@ def test_a_later_piece_of_a_definition_trades_places_with_its_first() -> None:
         rank.SIGNALS["lead_with_heads"] = True
 
 
+def test_a_long_function_named_with_its_owner_answers_with_its_first_piece(
+    tmp_path: Path,
+) -> None:
+    """Lua's `function Spec:import(spec)` is named with its owner; asking `import` finds
+    the piece with its first line, though a later piece says "import" more often."""
+    body = "".join(f"  local step_{i} = spec.value + {i}\n" for i in range(70))
+    tail = "".join(f"  self:import_one(spec, {i}) -- import, import again\n" for i in range(8))
+    root = _write(
+        tmp_path,
+        {
+            "plugin.lua": "local Spec = {}\n\n---Imports a spec.\nfunction Spec:import(spec)\n"
+            + body
+            + tail
+            + "end\n\nreturn Spec\n"
+        },
+    )
+    top = Index(root).search("import", mode="lexical").results[0]
+    assert top.symbol == "Spec:import" and top.start_line <= 4 <= top.end_line
+
+
 def test_one_far_off_candidate_does_not_reorder_the_others() -> None:
     """Cosines are scaled from the candidates' mean (rank.SIGNALS["semantic_floor"]): one
     unrelated candidate with a very low similarity must not lift every average candidate

@@ -196,6 +196,7 @@ def last_part(name: str) -> str:
     return _QUALIFIED.split(name)[-1]
 
 
+@lru_cache(maxsize=65_536)
 def short_name(name: str) -> str:
     """The name a definition answers to: its last part, bare (``$ZodType``)."""
     return bare_name(last_part(name))

@@ -11,8 +11,9 @@ import tantivy
 from .. import config
 from ..results import Result, SearchResponse
 from ..store.lexical import LexicalStore
-from ..store.meta import MetaStore
+from ..store.meta import ChunkRow, MetaStore
 from ..store.vectors import VectorStore
+from ..tokens import short_name
 from .classify import QueryPlan
 from .filters import Filters
 from .rank import apply_coverage, apply_priors, fuse, lead_with_heads, merge_and_cut
@@ -102,8 +103,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
         response.reason = "matches exist, but the filters removed them all"
         return response, exhausted
     scored = fuse(plan, lexical_hits, semantic_hits, rows, mode, static_hits)
-    names = sorted(plan.symbol_names)
-    apply_priors(plan, scored, meta.find_definitions(names) if names else {})
+    apply_priors(plan, scored, _definitions(plan, meta, rows))
     apply_coverage(plan, scored, meta.file_terms)
     lead_with_heads(scored)
     kept = merge_and_cut(scored, k)
@@ -125,6 +125,26 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
             )
         )
     return response, exhausted
+
+
+def _definitions(
+    plan: QueryPlan, meta: MetaStore, rows: dict[int, ChunkRow]
+) -> dict[str, list[tuple[str, int, int]]]:
+    """Where the names a query asks for are defined, by name as asked. Definitions named
+    with their owner (Lua's ``Spec:import`` for ``import``) are found through the
+    candidates that carry such a name: the name table cannot be searched by its end."""
+    names = plan.symbol_names
+    if not names:
+        return {}
+    found = meta.find_definitions(sorted(names))
+    owned = {
+        row.symbol
+        for row in rows.values()
+        if row.symbol.lower() not in names and short_name(row.symbol).lower() in names
+    }
+    for name, spans in meta.find_definitions(sorted(owned)).items():
+        found.setdefault(short_name(name), []).extend(spans)
+    return found
 
 
 def _live(meta: MetaStore, semantic: dict[int, float], lexical: dict[int, float]) -> set[int]:

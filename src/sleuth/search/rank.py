@@ -212,7 +212,7 @@ def apply_priors(
             factor *= PRIORS["definition"]
             if defines == _HOLDS_START:
                 factor *= PRIORS["definition_head"]
-            if _last_part(row.symbol) in exact or not exact.isdisjoint(_short_names(row.symbols)):
+            if short_name(row.symbol) in exact or not exact.isdisjoint(_short_names(row.symbols)):
                 factor *= PRIORS["exact_case"]
         if category == "tests":
             factor *= PRIORS["asked_for"] if plan.wants_tests else PRIORS["tests"]
@@ -432,9 +432,6 @@ def mostly_imports(chunk_id: int, text: str) -> bool:
     return imports >= 0.6 * len(code)
 
 
-_last_part = lru_cache(maxsize=65_536)(short_name)
-
-
 @lru_cache(maxsize=65_536)
 def _short_names(symbols: str) -> tuple[str, ...]:
     return tuple(short_name(name) for name in symbols.split())
@@ -455,7 +452,7 @@ def _defines(row: ChunkRow, names: set[str], definitions: dict) -> int:
                 return _HOLDS_START
     symbol = bare_name(row.symbol.lower())
     # qualified definitions answer for their last part: defmodule Phoenix.Router, Router
-    if row.kind != "impl" and (symbol in names or _last_part(symbol) in names):
+    if row.kind != "impl" and (symbol in names or short_name(symbol) in names):
         return _NAMED_FOR
     return 0
 
