@@ -44,7 +44,14 @@ from .spawn import spawn_embedder
 from .store.layout import Layout
 from .store.lexical import LexicalStore
 from .store.lock import FileLock
-from .store.meta import ChunkRow, DefinitionRow, FileRow, MetaStore, schema_version_of
+from .store.meta import (
+    ChunkRow,
+    DefinitionRow,
+    FileRow,
+    MetaStore,
+    escape_like,
+    schema_version_of,
+)
 from .store.vectors import VectorStore, graph_path, refresh_graph_of
 from .tokens import last_part, owner_of, query_terms, short_name, split_identifier
 
@@ -889,14 +896,14 @@ class Index:
         wanted_kind = kind.lower() if kind else None
         rows = []
         if glob:
-            like = re.sub(r"([%_\\])", r"\\\1", base).replace("*", "%").replace("?", "_")
+            like = escape_like(base).replace("*", "%").replace("?", "_")
             rows = meta.definitions_named(like, like=True, limit=5000)
         else:
             rows = meta.definitions_named(base, like=False, limit=5000)
             rows += meta.definitions_owned(base, limit=5000)
             if not exact:
                 words = split_identifier(base) or [base]
-                like = "%" + "%".join(re.sub(r"([%_\\])", r"\\\1", w) for w in words) + "%"
+                like = "%" + "%".join(escape_like(w) for w in words) + "%"
                 rows += meta.definitions_named(like, like=True, limit=5000)
                 close = difflib.get_close_matches(base, meta.definition_names(), n=20, cutoff=0.75)
                 for near in close:

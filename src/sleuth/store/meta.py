@@ -483,7 +483,7 @@ class MetaStore:
 
         A LIKE on a name's end reads the whole table (about 1 ms per 10,000
         definitions), so this serves symbol lookups, not the search path."""
-        escaped = re.sub(r"([%_\\])", r"\\\1", name)
+        escaped = escape_like(name)
         rows = self.db.execute(
             "SELECT f.path, f.language, d.name, d.kind, d.parent, d.start_line, d.end_line,"
             " d.signature FROM definitions d JOIN files f ON f.id=d.file_id"
@@ -523,6 +523,11 @@ def _interned(terms: str) -> list[str]:
     files repeat each other's words, and thousands of lists are kept (curl's 371 files:
     3.7 MB against 9.1 MB for separate copies)."""
     return [sys.intern(word) for word in terms.split()]
+
+
+def escape_like(text: str) -> str:
+    """``text`` for a LIKE pattern with ``ESCAPE '\\'``: its ``%``, ``_`` and ``\\`` literal."""
+    return re.sub(r"([%_\\])", r"\\\1", text)
 
 
 def open_database(path: Path, schema: str) -> sqlite3.Connection:
