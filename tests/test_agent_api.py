@@ -79,6 +79,14 @@ def test_find_symbol_reads_owners_and_sigils_inside_names(tmp_path: Path) -> Non
         ("classic/schemas.ts", "ZodType"),
         ("core/schemas.ts", "$ZodType"),
     ]
+    # Globs read the same parts: the name after its owner, the name after its sigil.
+    assert found("set*") == found("M.set*") == [("lua/loader.lua", "M.setup")]
+    assert found("?nit") == [("lua/async.lua", "Async:init")]
+    assert found("Other.set*") == []
+    assert found("ZodT*") == [
+        ("classic/schemas.ts", "ZodType"),
+        ("core/schemas.ts", "$ZodType"),
+    ]
 
 
 def test_structured_search_with_symbol_and_filters(lexical_repo: Path) -> None:

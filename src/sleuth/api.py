@@ -898,6 +898,12 @@ class Index:
         if glob:
             like = escape_like(base).replace("*", "%").replace("?", "_")
             rows = meta.definitions_named(like, like=True, limit=5000)
+            after_owner = _glob_regex(base)
+            rows += [
+                row
+                for row in meta.definitions_owned(like, limit=5000, like=True)
+                if after_owner.fullmatch(short_name(row.name))
+            ]
         else:
             rows = meta.definitions_named(base, like=False, limit=5000)
             rows += meta.definitions_owned(base, limit=5000)
@@ -1307,6 +1313,12 @@ def _owners(row: DefinitionRow) -> str:
     (``M`` of Lua's ``M.setup``), for qualified lookups (``symbol:M.setup``)."""
     parent = row.parent.replace("::", ".")
     return ".".join(part for part in (parent, owner_of(row.name)) if part).lower()
+
+
+def _glob_regex(glob: str) -> re.Pattern[str]:
+    """A symbol glob (``set_*``, ``?etup``) as a case-blind regex over one name part."""
+    pattern = re.escape(glob).replace(r"\*", ".*").replace(r"\?", ".")
+    return re.compile(pattern, re.IGNORECASE)
 
 
 def _name_score(wanted: str, name: str, glob: bool) -> float:

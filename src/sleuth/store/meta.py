@@ -461,14 +461,14 @@ class MetaStore:
         return int(row[0]) if row else 0
 
     def definitions_named(self, pattern: str, like: bool, limit: int) -> list[DefinitionRow]:
-        """Definitions whose name equals ``pattern`` (any case, with or without a leading
-        sigil: ``tokens.sigil_forms``), or matches it as LIKE."""
-        values = (pattern,) if like else sigil_forms(pattern)
-        where = (
-            "d.name LIKE ? ESCAPE '\\'"
-            if like
-            else f"d.name COLLATE NOCASE IN ({','.join('?' * len(values))})"
-        )
+        """Definitions whose name equals ``pattern`` or matches it as LIKE (any case),
+        with or without a leading sigil (``tokens.sigil_forms``)."""
+        if like:
+            values = (pattern,) if pattern.startswith("%") else sigil_forms(pattern)
+            where = " OR ".join(["d.name LIKE ? ESCAPE '\\'"] * len(values))
+        else:
+            values = sigil_forms(pattern)
+            where = f"d.name COLLATE NOCASE IN ({','.join('?' * len(values))})"
         rows = self.db.execute(
             "SELECT f.path, f.language, d.name, d.kind, d.parent, d.start_line, d.end_line,"
             f" d.signature FROM definitions d JOIN files f ON f.id=d.file_id WHERE {where}"
@@ -477,13 +477,15 @@ class MetaStore:
         )
         return [DefinitionRow(*r) for r in rows]
 
-    def definitions_owned(self, name: str, limit: int) -> list[DefinitionRow]:
+    def definitions_owned(self, name: str, limit: int, like: bool = False) -> list[DefinitionRow]:
         """Definitions whose own name carries an owner before ``name`` (any case):
         ``res.send``, ``M.setup``, ``Async:init``, ``absl::Cord::Find`` for ``Find``.
+        With ``like``, ``name`` is a LIKE pattern (already escaped), so the part after
+        the owner may itself span separators: callers check it.
 
         A LIKE on a name's end reads the whole table (about 1 ms per 10,000
         definitions), so this serves symbol lookups, not the search path."""
-        escaped = escape_like(name)
+        escaped = name if like else escape_like(name)
         rows = self.db.execute(
             "SELECT f.path, f.language, d.name, d.kind, d.parent, d.start_line, d.end_line,"
             " d.signature FROM definitions d JOIN files f ON f.id=d.file_id"
