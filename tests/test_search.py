@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from sleuth import Index, QueryError
+from sleuth import Index, QueryError, config
 from sleuth.embedding.runner import publish_vectors
 from sleuth.search import rank
-from sleuth.search.classify import classify
+from sleuth.search.classify import classify, named_files
 from sleuth.search.rank import Scored, fuse, merge_and_cut, path_matches
 from sleuth.store.meta import VECTOR_TABLES, ChunkRow, MetaStore
 
@@ -333,6 +333,60 @@ def test_a_name_asked_without_its_sigil_finds_the_definition(tmp_path: Path) -> 
     assert (top.path, top.symbol) == ("core/schemas.ts", "$ZodType")
     found = index.find_symbol("ZodType")
     assert [(r.path, r.symbol) for r in found] == [("core/schemas.ts", "$ZodType")]
+
+
+def test_a_file_written_with_its_extension_comes_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`keylog.h` asks for the header, though `keylog.c` says `keylog` far more often;
+    a path picks one `utils.py` of several, and the file is found even when no other
+    word of the query matches it."""
+    root = _write(
+        tmp_path,
+        {
+            "tls/keylog.c": "\n".join(
+                f"int keylog_write_{i}(struct keylog *keylog) {{\n"
+                f"    return keylog_flush(keylog, {i});\n}}\n"
+                for i in range(3)
+            ),
+            "tls/keylog.h": "#define KEYLOG_LABEL_MAXLEN 32\nint keylog_open(void);\n"
+            "int keylog_write_0(struct keylog *keylog);\nvoid keylog_close(void);\n",
+            "web/utils.py": "def parse_header(value):\n    return value.split(';')\n",
+            "cli/utils.py": "def parse_header(value):\n    return value.strip().split(';')\n",
+            # more chunks about the other words than a search reads as candidates (below)
+            **{
+                f"macros/m{i}.c": f"int replace_literal_{i}(int number) {{\n"
+                f"    return REPLACE_LITERAL_MACRO_{i}(number, replace, literal, macro);\n}}\n"
+                for i in range(8)
+            },
+        },
+    )
+    index = Index(root)
+
+    def first(query: str) -> str:
+        return index.search(query, mode="lexical").results[0].path
+
+    assert first("keylog") == "tls/keylog.c"  # without the extension: the code
+    assert first("keylog.h") == first("where is keylog.h declared") == "tls/keylog.h"
+    assert first("keylog.h: replace literal number with macro") == "tls/keylog.h"
+    assert first("parse header in cli/utils.py") == "cli/utils.py"
+    assert first("parse header in web/utils.py") == "web/utils.py"
+    # A named file is a candidate even when better matches of the other words fill the
+    # candidates a search reads.
+    monkeypatch.setattr(config, "CANDIDATES", 4)
+    assert first("keylog.h: replace literal number with macro") == "tls/keylog.h"
+
+
+def test_file_names_written_in_a_query() -> None:
+    """A name with a known source extension is a file; names with dots are not."""
+    assert named_files("keylog.h: use a macro") == ("keylog.h",)
+    assert named_files("Simplify `fastapi/utils.py` and index.d.ts") == (
+        "fastapi/utils.py",
+        "index.d.ts",
+    )
+    assert named_files("move code from fs.c to threadpool.c, then fs.c") == ("fs.c", "threadpool.c")
+    for none in ("res.send body", "lazy.nvim plugins", "links to docs.rs/serde", "v1.2 notes"):
+        assert named_files(none) == ()
 
 
 def test_a_type_comes_before_the_impl_blocks_named_for_it(tmp_path: Path) -> None:

@@ -212,3 +212,18 @@ def owner_of(name: str) -> str:
 def sigil_forms(name: str) -> tuple[str, ...]:
     """The names a definition answering to ``name`` may carry: itself, ``$name``, ..."""
     return (name, *(sigil * count + name for sigil in NAME_SIGILS for count in (1, 2)))
+
+
+def path_suffixes(path: str) -> list[str]:
+    """``a/b/c.py``, ``b/c.py``, ``c.py``: the paths a file written as ``a/b/c.py`` may
+    have in an index whose root is one of its folders."""
+    parts = path.split("/")
+    return ["/".join(parts[i:]) for i in range(len(parts))]
+
+
+def names_path(path: str, named: str) -> bool:
+    """Does a file name or path written in a query (lowercased) name this indexed file?
+    Either may hold folders the other lacks: ``keylog.h`` names ``vtls/keylog.h``, and
+    ``src/flask/app.py`` names ``app.py`` of an index rooted at ``src/flask``."""
+    low = path.lower()
+    return low.endswith("/" + named) or low in path_suffixes(named)

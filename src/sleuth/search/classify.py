@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..languages import EXTENSIONS
 from ..tokens import identifiers_in, query_terms
 
 #: A query asks for test code when tests are its object ("tests for retry", "unit tests",
@@ -17,6 +18,9 @@ _TEST_WORDS = re.compile(
     re.I,
 )
 _DOC_WORDS = re.compile(r"\b(docs?|documentation|readme|guide|tutorial|adrs?|changelog)\b", re.I)
+#: A file written as on disk: a name with its extension (``keylog.h``, ``index.d.ts``),
+#: perhaps with folders (``fastapi/utils.py``); the extension must be a known one.
+_FILE_NAME = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-][\w.-]*\.([a-z0-9+]+))(?![\w/-])")
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,8 @@ class QueryPlan:
     semantic_weight: float
     wants_tests: bool
     wants_docs: bool
+    #: files the query names as written on disk (``keylog.h``), lowercased
+    file_names: tuple[str, ...] = ()
 
     @property
     def exact_names(self) -> frozenset[str]:
@@ -72,4 +78,12 @@ def classify(query: str) -> QueryPlan:
         semantic,
         bool(_TEST_WORDS.search(text)),
         bool(_DOC_WORDS.search(text)),
+        named_files(text),
     )
+
+
+def named_files(text: str) -> tuple[str, ...]:
+    """File names with a source extension written in the query, lowercased, in order."""
+    matches = _FILE_NAME.finditer(text)
+    found = (m.group(1).lower() for m in matches if f".{m.group(2)}" in EXTENSIONS)
+    return tuple(dict.fromkeys(found))

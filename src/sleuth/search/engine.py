@@ -81,12 +81,20 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
         lexical_hits = dict(lexical.search(plan.terms, pool, searcher))
     semantic_hits: dict[int, float] = {}
     exhausted = len(lexical_hits) < pool
+    # Files the query names as written on disk (`keylog.h`) are candidates whether or
+    # not their words matched, scored as the weakest lexical match at least: the
+    # named-file prior has to find them to raise them.
+    named = meta.chunks_in_files(plan.file_names, pool) if plan.file_names else []
+    if named and lexical_hits:
+        weakest = min(lexical_hits.values())
+        for chunk_id in named:
+            lexical_hits.setdefault(chunk_id, weakest)
     if mode != "lexical" and embed_query is not None and len(vectors):
         query_vector = embed_query(plan.text)
         semantic_hits = dict(vectors.search(query_vector, pool))
         exhausted = exhausted and len(semantic_hits) < pool
         # Lexical candidates with a vector get their true similarity, not a default.
-        missing = [c for c in lexical_hits if c not in semantic_hits]
+        missing = [c for c in set(lexical_hits).union(named) if c not in semantic_hits]
         semantic_hits.update(vectors.similarity(query_vector, missing))
     static_hits: dict[int, float] = {}
     if semantic_hits and static is not None:
@@ -94,7 +102,9 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
         # measured, its own nearest chunks made the answers worse).
         candidates = list(set(lexical_hits) | set(semantic_hits))
         static_hits = static.vectors.similarity(static.embed_query(plan.text), candidates)
-    rows = meta.candidate_rows(set(lexical_hits) | _live(meta, semantic_hits, lexical_hits))
+    rows = meta.candidate_rows(
+        set(lexical_hits) | set(named) | _live(meta, semantic_hits, lexical_hits)
+    )
     if not rows:
         response.reason = "no chunk matches the query terms"
         return response, exhausted

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..languages import DOC_LANGUAGES
 from ..store.meta import ChunkRow
-from ..tokens import bare_name, short_name, split_identifier
+from ..tokens import bare_name, names_path, short_name, split_identifier
 from .classify import QueryPlan
 from .filters import category_of, chunk_category
 
@@ -56,6 +56,9 @@ PRIORS = {
     # a file that mentions every word of a question somewhere (in any chunk or its
     # path); partly covered files get the same share of the boost
     "coverage": 2.0,
+    # the query writes the file's name as on disk, extension and all (keylog.h beside
+    # keylog.c, `fastapi/utils.py` among other utils.py)
+    "named_file": 4.0,
 }
 
 #: Other ranking signals, each switched off in the ablation (False or 0 is neutral).
@@ -225,6 +228,8 @@ def apply_priors(
             factor *= 1.0 + (PRIORS["file_name"] - 1.0) * name_share
         if in_folder:
             factor *= PRIORS["folder_name"]
+        if any(names_path(row.path, named) for named in plan.file_names):
+            factor *= PRIORS["named_file"]
         version = _version_of(row.path)
         if version is not None and version[1] < newest.get(version[0], 0):
             factor *= PRIORS["superseded"]

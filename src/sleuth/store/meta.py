@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import IndexCorrupt
-from ..tokens import code_terms_text, path_terms, sigil_forms, sorted_terms
+from ..tokens import code_terms_text, path_suffixes, path_terms, sigil_forms, sorted_terms
 
 if TYPE_CHECKING:
     from ..prepare import ChunkValues, DefinitionValues
@@ -284,6 +284,23 @@ class MetaStore:
             self._rows.clear()  # rare (huge repositories): refilled by the next searches
         self._rows.update((i, out[i]) for i in missing if i in out)
         return out
+
+    def chunks_in_files(self, names: Iterable[str], limit: int) -> list[int]:
+        """Ids of the chunks of files a query names as written (``tokens.names_path``)."""
+        where, values = [], []
+        for name in names:
+            forms = path_suffixes(name)
+            where.append(f"f.path COLLATE NOCASE IN ({','.join('?' * len(forms))})")
+            where.append("f.path LIKE ? ESCAPE '\\'")
+            values += [*forms, "%/" + escape_like(name)]
+        if not where:
+            return []
+        rows = self.db.execute(
+            "SELECT c.id FROM chunks c JOIN files f ON f.id=c.file_id"
+            f" WHERE {' OR '.join(where)} ORDER BY c.id LIMIT ?",
+            (*values, limit),
+        )
+        return [r[0] for r in rows]
 
     def texts(self, ids: Iterable[int]) -> dict[int, str]:
         ids = list(ids)
