@@ -1,0 +1,201 @@
+"""Do commit subjects find the file they changed? (not a test)
+
+A commit that changed one source file often says in its subject what that file does
+("add back opening session on context push"). For each benchmark tree that `sleuth
+bench` (or `prepare.py` and `sleuth index`) exported and indexed, and whose git mirror
+is here, recent commits before the indexed revision that change exactly one indexed
+source file under the tree become questions: the subject (less issue numbers and
+``type(scope):`` prefixes) asks, that file answers. Each question runs in each mode;
+the report gives NDCG@10 of the file (one relevant file, binary gain, at its first
+rank), MRR@10 and found-in-10, overall and split by whether the subject names the file.
+
+No annotations: the history is the answer key, so trees nobody annotated can be
+measured. It is noisy by nature (a subject may describe a change, not a place, and the
+file may have moved on since), so it serves to compare modes and rankings side by side
+on the same questions, never as an absolute score.
+
+    python bench/commit_queries.py ~/.cache/sleuth-bench/test ~/.cache/sleuth-bench/repos
+    python bench/commit_queries.py ~/.cache/sleuth-bench/test --per-index 30 --out c.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import re
+import sqlite3
+import subprocess
+from collections import defaultdict
+from pathlib import Path
+
+from common import emit
+
+from sleuth import Index
+from sleuth.languages import DOC_LANGUAGES, GRAMMARS
+from sleuth.search.filters import category_of
+from sleuth.tokens import split_identifier
+
+HERE = Path(__file__).resolve().parent
+BENCH = HERE.parent.parent / "shared" / "bench"
+MIRRORS = Path("/work/.mirror")
+MODES = ("lexical", "semantic", "hybrid")
+#: Subjects about housekeeping, not about what code does.
+_CHORE = re.compile(
+    r"\b(bump|release|releases|revert|typo|typos|lint|linting|format|formatting|changelog"
+    r"|version|merge|cleanup|clean up|style|whitespace|rename|renamed|deprecat\w*|copyright)\b",
+    re.I,
+)
+#: ``[area] ``, ``fix(router): ``, ``feat!: `` before the subject proper (``a::b`` is kept).
+_PREFIX = re.compile(r"^\s*(\[[^\]]*\]\s*|[\w-]+(\([^)]*\))?!?:\s+)+")
+_ISSUE = re.compile(r"\(?\s*(#|gh-)\d+\s*\)?|\bpr\s*\d+\b", re.I)
+
+
+def _clean(subject: str) -> str | None:
+    """The subject as a question, or None when it is housekeeping or too short."""
+    text = _ISSUE.sub(" ", _PREFIX.sub("", subject)).strip().rstrip(".").strip()
+    words = text.split()
+    if not 4 <= len(words) <= 20 or _CHORE.search(text):
+        return None
+    return " ".join(words)
+
+
+def _commits(mirror: Path, revision: str, root: str, limit: int) -> list[tuple[str, list[str]]]:
+    """(subject, changed paths) of the newest ``limit`` commits before ``revision``."""
+    args = ["git", "-C", str(mirror), "log", "--no-merges", "--format=%x00%s", "--name-only"]
+    args += [f"-n{limit}", revision]
+    if root:
+        args += ["--", root]
+    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    commits = []
+    for block in out.split("\x00")[1:]:
+        lines = [line for line in block.splitlines() if line.strip()]
+        if lines:
+            commits.append((lines[0], lines[1:]))
+    return commits
+
+
+def _source_files(root: Path) -> set[str]:
+    """Indexed files of the tree in a programming language (not tests, docs or config)."""
+    con = sqlite3.connect(root / ".sleuth" / "meta.db")
+    rows = con.execute("SELECT path, language FROM files WHERE skip_reason IS NULL").fetchall()
+    con.close()
+    return {
+        path
+        for path, language in rows
+        if language in GRAMMARS
+        and language not in DOC_LANGUAGES
+        and category_of(path, language) == "code"
+    }
+
+
+def _questions(tree: Path, spec: dict, mirrors: Path, limit: int) -> list[tuple[str, str]]:
+    """(question, answering file) pairs of one exported tree, newest first, distinct."""
+    info = json.loads((tree / ".sleuth-bench.json").read_text())
+    owner_repo = spec["url"].rstrip("/").removesuffix(".git").split("github.com/")[-1]
+    mirror = mirrors / owner_repo.replace("/", "+") / "repo"
+    if not mirror.exists():
+        return []
+    root_name = info.get("benchmark_root") or ""
+    root = tree / root_name if root_name else tree
+    sources = _source_files(root)
+    prefix = f"{root_name}/" if root_name else ""
+    seen: set[str] = set()
+    out = []
+    for subject, paths in _commits(mirror, info["revision_used"], root_name, limit):
+        changed = {p.removeprefix(prefix) for p in paths if p.startswith(prefix)}
+        hits = changed & sources
+        question = _clean(subject)
+        if len(hits) != 1 or question is None or question.lower() in seen:
+            continue
+        seen.add(question.lower())
+        out.append((question, hits.pop()))
+    return out
+
+
+def _names_file(question: str, path: str) -> bool:
+    """Does the question name the file (its stem, or a word of it of four letters or more)?"""
+    stem = Path(path).stem
+    words = {w.lower() for w in split_identifier(stem) if len(w) >= 4} | {stem.lower()}
+    asked = {w.lower().strip("`'\".,()") for w in question.split()}
+    asked |= {part.lower() for w in question.split() for part in split_identifier(w)}
+    return bool(words & asked)
+
+
+def _first_rank(index: Index, question: str, path: str, mode: str) -> int:
+    results = index.search(question, k=10, mode=mode).results
+    return next((i + 1 for i, r in enumerate(results) if r.path == path), 0)
+
+
+def _summary(ranks: list[int]) -> dict:
+    n = len(ranks)
+    if not n:
+        return {"questions": 0}
+    return {
+        "questions": n,
+        "ndcg@10": round(sum(1 / math.log2(r + 1) for r in ranks if r) / n, 4),
+        "mrr@10": round(sum(1 / r for r in ranks if r) / n, 4),
+        "found@10": round(sum(1 for r in ranks if r) / n, 4),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("folders", nargs="+", type=Path, help="caches of exported trees")
+    parser.add_argument("--per-index", type=int, default=30, help="questions per tree")
+    parser.add_argument("--commits", type=int, default=3000, help="history read per tree")
+    parser.add_argument("--modes", default=",".join(MODES))
+    parser.add_argument("--mirrors", type=Path, default=MIRRORS)
+    parser.add_argument("--bench-dir", type=Path, default=BENCH)
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--ranks", type=Path, help="write every question's ranks (JSONL)")
+    args = parser.parse_args()
+
+    specs = {s["name"]: s for s in json.loads((args.bench_dir / "repos.json").read_text())}
+    modes = args.modes.split(",")
+    rng = random.Random(args.seed)
+    ranks: dict[str, dict[str, list[int]]] = {m: defaultdict(list) for m in modes}
+    per_tree: dict[str, dict] = {}
+    lines = []
+    for marker in sorted(p for folder in args.folders for p in folder.glob("*/.sleuth-bench.json")):
+        tree = marker.parent
+        spec = specs.get(json.loads(marker.read_text())["name"])
+        if spec is None:
+            continue
+        questions = _questions(tree, spec, args.mirrors, args.commits)
+        if not questions:
+            continue
+        picked = rng.sample(questions, min(args.per_index, len(questions)))
+        root_name = spec.get("benchmark_root") or ""
+        index = Index(tree / root_name if root_name else tree)
+        tree_ranks: dict[str, list[int]] = defaultdict(list)
+        try:
+            for question, path in picked:
+                named = "names the file" if _names_file(question, path) else "does not"
+                row = {"tree": tree.name, "question": question, "file": path, "named": named}
+                for mode in modes:
+                    rank = _first_rank(index, question, path, mode)
+                    for group in ("all", named):
+                        ranks[mode][group].append(rank)
+                    tree_ranks[mode].append(rank)
+                    row[mode] = rank
+                lines.append(row)
+        finally:
+            index.close()
+        per_tree[tree.name] = {m: _summary(tree_ranks[m])["ndcg@10"] for m in modes}
+    if args.ranks:
+        args.ranks.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    emit(
+        {
+            "trees": len(per_tree),
+            "modes": {m: {g: _summary(r) for g, r in ranks[m].items()} for m in modes},
+            "per_tree": per_tree,
+        },
+        args.out,
+    )
+
+
+if __name__ == "__main__":
+    main()
