@@ -2,12 +2,13 @@
 
 A commit that changed one source file often says in its subject what that file does
 ("add back opening session on context push"). For each benchmark tree that `sleuth
-bench` (or `prepare.py` and `sleuth index`) exported and indexed, and whose git mirror
-is here, recent commits before the indexed revision that change exactly one indexed
-source file under the tree become questions: the subject (less issue numbers and
-``type(scope):`` prefixes) asks, that file answers. Each question runs in each mode;
-the report gives NDCG@10 of the file (one relevant file, binary gain, at its first
-rank), MRR@10 and found-in-10, overall and split by whether the subject names the file.
+bench`, `prepare.py` or `export_unpinned.py` exported and that was indexed, and whose
+git mirror is here, recent commits before the indexed revision that change exactly one
+indexed source file under the tree become questions: the subject (less issue numbers
+and ``type(scope):`` prefixes) asks, that file answers. Each question runs in each
+mode; the report gives NDCG@10 of the file (one relevant file, binary gain, at its
+first rank), MRR@10 and found-in-10, overall and split by whether the subject names the
+file.
 
 No annotations: the history is the answer key, so trees nobody annotated can be
 measured. It is noisy by nature (a subject may describe a change, not a place, and the
@@ -92,7 +93,10 @@ def _source_files(root: Path) -> set[str]:
 
 def _questions(tree: Path, spec: dict, mirrors: Path, limit: int) -> list[tuple[str, str]]:
     """(question, answering file) pairs of one exported tree, newest first, distinct."""
-    info = json.loads((tree / ".sleuth-bench.json").read_text())
+    marker = tree / ".sleuth-bench.json"
+    # `export_unpinned.py` writes no marker: its trees are the mirror's newest revision.
+    info = json.loads(marker.read_text()) if marker.exists() else {"revision_used": "HEAD"}
+    info.setdefault("benchmark_root", spec.get("benchmark_root") or "")
     owner_repo = spec["url"].rstrip("/").removesuffix(".git").split("github.com/")[-1]
     mirror = mirrors / owner_repo.replace("/", "+") / "repo"
     if not mirror.exists():
@@ -159,9 +163,9 @@ def main() -> None:
     ranks: dict[str, dict[str, list[int]]] = {m: defaultdict(list) for m in modes}
     per_tree: dict[str, dict] = {}
     lines = []
-    for marker in sorted(p for folder in args.folders for p in folder.glob("*/.sleuth-bench.json")):
-        tree = marker.parent
-        spec = specs.get(json.loads(marker.read_text())["name"])
+    for tree in sorted(p for folder in args.folders for p in folder.iterdir() if p.is_dir()):
+        marker = tree / ".sleuth-bench.json"
+        spec = specs.get(json.loads(marker.read_text())["name"] if marker.exists() else tree.name)
         if spec is None:
             continue
         questions = _questions(tree, spec, args.mirrors, args.commits)
