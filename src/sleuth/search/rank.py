@@ -228,7 +228,7 @@ def apply_priors(
             factor *= 1.0 + (PRIORS["file_name"] - 1.0) * name_share
         if in_folder:
             factor *= PRIORS["folder_name"]
-        if any(names_path(row.path, named) for named in plan.file_names):
+        if plan.file_names and any(names_path(row.path, n) for n in plan.file_names):
             factor *= PRIORS["named_file"]
         version = _version_of(row.path)
         if version is not None and version[1] < newest.get(version[0], 0):
