@@ -9,7 +9,7 @@ import pytest
 from sleuth import Index, QueryError, config
 from sleuth.embedding.runner import publish_vectors
 from sleuth.search import rank
-from sleuth.search.classify import classify, named_files
+from sleuth.search.classify import MAX_NAMED_FILES, classify, named_files
 from sleuth.search.rank import Scored, fuse, merge_and_cut, path_matches
 from sleuth.store.meta import VECTOR_TABLES, ChunkRow, MetaStore
 
@@ -375,6 +375,8 @@ def test_a_file_written_with_its_extension_comes_first(
     # candidates a search reads.
     monkeypatch.setattr(config, "CANDIDATES", 4)
     assert first("keylog.h: replace literal number with macro") == "tls/keylog.h"
+    # A list of thousands of file names is a query like any other.
+    assert index.search(" ".join(f"a/b/c/f{i}.h" for i in range(3000)), mode="lexical")
 
 
 def test_file_names_written_in_a_query() -> None:
@@ -387,6 +389,7 @@ def test_file_names_written_in_a_query() -> None:
     assert named_files("move code from fs.c to threadpool.c, then fs.c") == ("fs.c", "threadpool.c")
     for none in ("res.send body", "lazy.nvim plugins", "links to docs.rs/serde", "v1.2 notes"):
         assert named_files(none) == ()
+    assert len(named_files(" ".join(f"src/f{i}.py" for i in range(3000)))) == MAX_NAMED_FILES
 
 
 def test_a_type_comes_before_the_impl_blocks_named_for_it(tmp_path: Path) -> None:

@@ -82,8 +82,12 @@ def classify(query: str) -> QueryPlan:
     )
 
 
+#: A query naming more files than this is a list, not a pointer: the first ones count.
+MAX_NAMED_FILES = 8
+
+
 def named_files(text: str) -> tuple[str, ...]:
     """File names with a source extension written in the query, lowercased, in order."""
     matches = _FILE_NAME.finditer(text)
     found = (m.group(1).lower() for m in matches if f".{m.group(2)}" in EXTENSIONS)
-    return tuple(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found))[:MAX_NAMED_FILES]
