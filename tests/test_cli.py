@@ -199,3 +199,12 @@ def test_unreadable_file_and_directory(tmp_path: Path) -> None:
         for path in base.rglob("*"):
             path.chmod(0o777)
         shutil.rmtree(base)
+
+
+def test_search_help_teaches_the_query_syntax() -> None:
+    """`sleuth search --help` shows what a query may hold, filters and file names."""
+    shown = run_cli("search", "--help")
+    assert shown.returncode == 0
+    text = " ".join(shown.stdout.split())
+    for part in ("symbol:NAME", "path:src/**", "type:tests", "keylog.h"):
+        assert part in text

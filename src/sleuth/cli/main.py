@@ -21,6 +21,7 @@ from .guard import run_guarded
 from .history_output import history_response_of, print_commits
 from .mcp_command import run as run_mcp
 from .progress import ProgressBars
+from .search_command import EPILOG as SEARCH_EPILOG
 from .search_command import Category, Mode, print_response, response_of
 from .search_command import ask as ask_daemon_at
 from .search_command import search as search_command
@@ -63,7 +64,7 @@ def _fail(message: str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
-app.command()(search_command)
+app.command(epilog=SEARCH_EPILOG)(search_command)
 
 
 @app.command("index")

@@ -39,6 +39,16 @@ class Category(StrEnum):
     tests = "tests"
 
 
+#: Shown under `sleuth search --help`: what a query may hold, by example.
+EPILOG = (
+    "Queries: plain words (sleuth search 'where are failed uploads retried'), an"
+    " identifier (parse_config), or words with filters: symbol:NAME (globs: parse_*),"
+    " kind:class, lang:go, path:src/**, type:tests. A file written with its extension"
+    " (keylog.h, src/app/utils.py) ranks that file first. Example: sleuth search"
+    " 'symbol:Config kind:class path:src/** retry backoff'."
+)
+
+
 def search(
     query: Annotated[str, typer.Argument(help="Plain words or an identifier.")],
     path: Annotated[
@@ -210,5 +220,5 @@ def run(args: list[str]) -> None:
     from .guard import run_guarded
 
     app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-    app.command()(search)
+    app.command(epilog=EPILOG)(search)
     run_guarded(lambda: app(args, prog_name="sleuth search"))

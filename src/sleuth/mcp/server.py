@@ -162,6 +162,7 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
             Field(
                 description="Plain words or an identifier, optionally with filters: "
                 "symbol:NAME kind:KIND lang:LANGUAGE path:GLOB type:code|docs|tests. "
+                "A file name with its extension (keylog.h) ranks that file first. "
                 'Example: "symbol:Config kind:class lang:python path:src/** retry backoff".'
             ),
         ],
