@@ -12,6 +12,7 @@ from sleuth.search import rank
 from sleuth.search.classify import MAX_NAMED_FILES, classify, named_files
 from sleuth.search.rank import Scored, fuse, merge_and_cut, path_matches
 from sleuth.store.meta import VECTOR_TABLES, ChunkRow, MetaStore
+from sleuth.tokens import names_path
 
 
 def test_exact_identifier_puts_its_definition_first(embedded_repo: Path) -> None:
@@ -390,6 +391,14 @@ def test_file_names_written_in_a_query() -> None:
     for none in ("res.send body", "lazy.nvim plugins", "links to docs.rs/serde", "v1.2 notes"):
         assert named_files(none) == ()
     assert len(named_files(" ".join(f"src/f{i}.py" for i in range(3000)))) == MAX_NAMED_FILES
+    # As written: lower case names a file in any case; a capital must match.
+    assert named_files("how Express.js routes") == ("Express.js",)
+    assert not names_path("lib/express.js", "Express.js")
+    assert names_path("lib/express.js", "express.js")
+    assert names_path("XMonad/ManageHook.hs", "managehook.hs")
+    assert names_path("XMonad/ManageHook.hs", "ManageHook.hs")
+    assert names_path("app.py", "src/flask/app.py")  # an index rooted at src/flask
+    assert not names_path("myapp.py", "app.py")
 
 
 def test_a_type_comes_before_the_impl_blocks_named_for_it(tmp_path: Path) -> None:

@@ -222,8 +222,13 @@ def path_suffixes(path: str) -> list[str]:
 
 
 def names_path(path: str, named: str) -> bool:
-    """Does a file name or path written in a query (lowercased) name this indexed file?
+    """Does a file name or path written in a query name this indexed file?
+
     Either may hold folders the other lacks: ``keylog.h`` names ``vtls/keylog.h``, and
-    ``src/flask/app.py`` names ``app.py`` of an index rooted at ``src/flask``."""
-    low = path.lower()
-    return low.endswith("/" + named) or low in path_suffixes(named)
+    ``src/flask/app.py`` names ``app.py`` of an index rooted at ``src/flask``. A name
+    written in lower case names a file in any case (``managehook.hs``); one with a
+    capital must match it (``ManageHook.hs``), so ``Express.js``, the project, does not
+    name ``lib/express.js``, the file."""
+    if named.islower():
+        path = path.lower()
+    return path.endswith("/" + named) or path in path_suffixes(named)

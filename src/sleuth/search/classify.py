@@ -33,7 +33,7 @@ class QueryPlan:
     semantic_weight: float
     wants_tests: bool
     wants_docs: bool
-    #: files the query names as written on disk (``keylog.h``), lowercased
+    #: files the query names as written on disk (``keylog.h``)
     file_names: tuple[str, ...] = ()
 
     @property
@@ -87,7 +87,7 @@ MAX_NAMED_FILES = 8
 
 
 def named_files(text: str) -> tuple[str, ...]:
-    """File names with a source extension written in the query, lowercased, in order."""
+    """File names with a source extension written in the query, as written, in order."""
     matches = _FILE_NAME.finditer(text)
-    found = (m.group(1).lower() for m in matches if f".{m.group(2)}" in EXTENSIONS)
+    found = (m.group(1) for m in matches if f".{m.group(2)}" in EXTENSIONS)
     return tuple(dict.fromkeys(found))[:MAX_NAMED_FILES]

@@ -13,7 +13,7 @@ from ..results import Result, SearchResponse
 from ..store.lexical import LexicalStore
 from ..store.meta import ChunkRow, MetaStore
 from ..store.vectors import VectorStore
-from ..tokens import short_name
+from ..tokens import names_path, short_name
 from .classify import QueryPlan
 from .filters import Filters
 from .rank import apply_coverage, apply_priors, fuse, lead_with_heads, merge_and_cut
@@ -84,7 +84,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     # Files the query names as written on disk (`keylog.h`) are candidates whether or
     # not their words matched, scored as the weakest lexical match at least: the
     # named-file prior has to find them to raise them.
-    named = meta.chunks_in_files(plan.file_names, pool) if plan.file_names else []
+    named = _named_chunks(plan, meta, pool) if plan.file_names else []
     if named and lexical_hits:
         weakest = min(lexical_hits.values())
         for chunk_id in named:
@@ -135,6 +135,15 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
             )
         )
     return response, exhausted
+
+
+def _named_chunks(plan: QueryPlan, meta: MetaStore, pool: int) -> list[int]:
+    """Chunks of the files the query writes with their extension (``keylog.h``)."""
+    return [
+        chunk_id
+        for chunk_id, path in meta.chunks_in_files(plan.file_names, pool)
+        if any(names_path(path, named) for named in plan.file_names)
+    ]
 
 
 def _definitions(

@@ -285,8 +285,9 @@ class MetaStore:
         self._rows.update((i, out[i]) for i in missing if i in out)
         return out
 
-    def chunks_in_files(self, names: Iterable[str], limit: int) -> list[int]:
-        """Ids of the chunks of files a query names as written (``tokens.names_path``)."""
+    def chunks_in_files(self, names: Iterable[str], limit: int) -> list[tuple[int, str]]:
+        """(id, path) of the chunks of files whose path ends in one of ``names`` in any
+        case; callers keep those ``tokens.names_path`` accepts."""
         where, values = [], []
         for name in names:
             forms = path_suffixes(name)
@@ -296,11 +297,11 @@ class MetaStore:
         if not where:
             return []
         rows = self.db.execute(
-            "SELECT c.id FROM chunks c JOIN files f ON f.id=c.file_id"
+            "SELECT c.id, f.path FROM chunks c JOIN files f ON f.id=c.file_id"
             f" WHERE {' OR '.join(where)} ORDER BY c.id LIMIT ?",
             (*values, limit),
         )
-        return [r[0] for r in rows]
+        return rows.fetchall()
 
     def texts(self, ids: Iterable[int]) -> dict[int, str]:
         ids = list(ids)
