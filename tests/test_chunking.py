@@ -616,3 +616,14 @@ def test_doc_comments_and_attributes_open_the_definition_they_describe() -> None
     chunks, _ = chunk_text("elixir", right_after)
     call = next(c for c in chunks if "def call" in c.text)
     assert call.symbol == "call" and "@moduledoc" not in call.text
+
+
+def test_a_lua_function_under_a_computed_key_has_no_name() -> None:
+    """`map[function(v) .. end] = function ..` keys a table by a value: the key's code
+    is no name to search by (it was: `map[function(v)returnv==falseend]`)."""
+    source = (
+        "local map = {}\nmap[function(v)\n  return v == false\nend] = function(_, v)\n"
+        "  return v\nend\nmap.plain = function(v) return v end\nreturn map\n"
+    )
+    _, definitions = checked_chunks("lua", source)
+    assert [d.name for d in definitions] == ["map.plain"]

@@ -291,7 +291,13 @@ def _lua_assignment(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node]
         return None
     if not values.named_children or values.named_children[0].type != "function_definition":
         return None
-    return "function", _text(targets).replace(" ", "")[:120], node
+    name = "".join(_text(targets).split())
+    # `t[function(v) ... end] = function ...` keys a table by a computed value: no name.
+    return ("function", name[:120], node) if _LUA_NAME.fullmatch(name) else None
+
+
+#: A name Lua code calls a function by: ``pick``, ``M.pick``, ``Async:init``.
+_LUA_NAME = re.compile(r"[A-Za-z_][\w]*(?:[.:][A-Za-z_][\w]*)*")
 
 
 def _lua_field(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
