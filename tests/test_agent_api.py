@@ -290,3 +290,27 @@ def test_empty_semantic_answer_falls_back_to_lexical(sample_repo: Path) -> None:
     assert response.mode == "lexical"
     assert response.notices[0] == "no semantic match: showing lexical matches"
     assert response.results[0].symbol == "evict_stale_entries"
+
+
+def test_symbol_names_made_of_underscores_and_dollars(tmp_path: Path) -> None:
+    """`symbol:_*` (private names), `symbol:__*` and `symbol:$` are names to look up,
+    not empty queries; `symbol:*` alone still asks for nothing."""
+    write_tree(
+        tmp_path,
+        {
+            "geo.py": "class Point:\n    def __repr__(self):\n        return 'p'\n\n"
+            "    def _norm(self):\n        return 1\n\n    def scale(self):\n        return 2\n",
+            "dom.js": "const $ = (s) => document.querySelector(s);\n",
+        },
+    )
+    index = Index(tmp_path)
+    index.index(embed="none")
+
+    def found(query: str) -> list[str]:
+        return [r.symbol for r in index.structured_search(query, mode="lexical").results]
+
+    assert sorted(found("symbol:_*")) == ["Point.__repr__", "Point._norm"]
+    assert found("symbol:__*") == ["Point.__repr__"]
+    assert found("symbol:$") == ["$"]
+    with pytest.raises(QueryError):
+        index.structured_search("symbol:*")

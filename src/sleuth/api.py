@@ -85,15 +85,21 @@ class IndexReport:
     notices: list[str] = field(default_factory=list)
 
 
-def check_query(query: str, k: int = 10, mode: str = "hybrid") -> None:
-    """Raise QueryError for an empty or unsearchable query, a bad k or mode."""
+#: Characters a definition's name may hold besides letters and digits: a lookup of
+#: `_`, `$` (jQuery, zod's `$ZodType`) or `_*` (private names) has something to find.
+NAME_CHARACTERS = "_$#"
+
+
+def check_query(query: str, k: int = 10, mode: str = "hybrid", *, name: bool = False) -> None:
+    """Raise QueryError for an empty or unsearchable query, a bad k or mode. ``name``:
+    the query is a symbol name, which may be made of ``NAME_CHARACTERS`` alone."""
     if mode not in MODES:
         raise QueryError(f"mode must be one of {', '.join(MODES)}")
     if k < 1:
         raise QueryError("k must be at least 1")
     if not query or not query.strip():
         raise QueryError("the query is empty")
-    if not any(ch.isalnum() for ch in query):
+    if not any(ch.isalnum() or (name and ch in NAME_CHARACTERS) for ch in query):
         raise QueryError(f"nothing searchable in the query {query!r}")
 
 
@@ -795,7 +801,7 @@ class Index:
         )
         if not parsed.search_text:
             raise QueryError("the query holds only filters: add words or symbol:NAME")
-        check_query(parsed.search_text, k, mode)
+        check_query(parsed.search_text, k, mode, name=bool(parsed.symbol and not parsed.text))
         if parsed.symbol:
             response = self._symbol_search(parsed, k, mode)
         else:
@@ -885,7 +891,7 @@ class Index:
         if k < 1:
             raise QueryError("k must be at least 1")
         parts = [p for p in re.split(r"::|[.#:/\\]", name.strip()) if p]
-        if not parts or not any(ch.isalnum() for ch in parts[-1]):
+        if not parts or not any(ch.isalnum() or ch in NAME_CHARACTERS for ch in parts[-1]):
             raise QueryError(f"not a symbol name: {name!r}")
         if not self.exists():
             return []
