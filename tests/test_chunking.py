@@ -627,3 +627,24 @@ def test_a_lua_function_under_a_computed_key_has_no_name() -> None:
     )
     _, definitions = checked_chunks("lua", source)
     assert [d.name for d in definitions] == ["map.plain"]
+
+
+def test_javascript_and_typescript_tests_are_named_for_their_description() -> None:
+    """`test("..", fn)` and `it("..", fn)` (Jest, Vitest, Mocha, node:test) are test
+    chunks named for what they test, as Zig's `test ".."` blocks are; other calls with a
+    string and a function stay code, and a test defines no name."""
+    source = (
+        'import { expect, test } from "vitest";\n\n'
+        'test("parses ISO dates", () => {\n  const d = parse("2024-01-01");\n'
+        "  expect(d.year).toBe(2024);\n  expect(d.month).toBe(1);\n});\n\n"
+        "describe('parser', () => {\n  it.skip('rejects empty input', async () => {\n"
+        "    await expect(parse('')).rejects.toThrow();\n    expect(calls).toBe(0);\n"
+        "    expect(errors).toHaveLength(1);\n  });\n});\n\n"
+        'register("plugin", () => {\n  return setup();\n});\n'
+    )
+    for language in ("typescript", "javascript"):
+        chunks, definitions = checked_chunks(language, source)
+        tests = [(c.symbol, c.start_line) for c in chunks if c.kind == "test"]
+        assert tests == [('test "parses ISO dates"', 3), ("test 'rejects empty input'", 10)]
+        assert all(not c.symbols for c in chunks if c.kind == "test")
+        assert not definitions

@@ -256,6 +256,39 @@ def _js_assignment(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] 
     return ("class" if right.type == "class" else "function"), name[:120], node
 
 
+#: Test-runner calls that declare one test: ``test("..", fn)``, ``it("..", fn)``, and
+#: their forms ``test.only(..)``, ``it.skip(..)``, ``test.each([..])("..", fn)``.
+_JS_TEST_CALLS = frozenset({"test", "it"})
+
+
+def _js_test_call(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """``test("parses dates", () => { .. })``: a test of Jest, Vitest, Mocha or
+    node:test, named for its description as Zig's ``test "parses dates"`` is; the
+    function is its body, so a long test is split at its statements."""
+    call = node.named_children[0] if node.named_children else None
+    if call is None or call.type != "call_expression":
+        return None
+    callee = call.child_by_field_name("function")
+    while callee is not None and callee.type in ("call_expression", "member_expression"):
+        field = "function" if callee.type == "call_expression" else "object"
+        callee = callee.child_by_field_name(field)
+    if callee is None or callee.type != "identifier" or _text(callee) not in _JS_TEST_CALLS:
+        return None
+    arguments = call.child_by_field_name("arguments")
+    values = arguments.named_children if arguments is not None else []
+    if not values or values[0].type not in ("string", "template_string"):
+        return None
+    body = next((v for v in values[1:] if v.type in _JS_FUNCTION_VALUES), None)
+    if body is None:
+        return None
+    return "test", f"test {' '.join(_text(values[0]).split())}"[:120], body
+
+
+def _js_statement(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """An expression statement that defines: an assignment of a function, or a test."""
+    return _js_assignment(node) or _js_test_call(node)
+
+
 _ZIG_CONTAINERS = {
     "struct_declaration": "struct",
     "enum_declaration": "enum",
@@ -563,8 +596,8 @@ class _Chunker:
             if found is None:
                 continue
             kind, name, inner = found
-            if kind == "test":
-                name = _test_name(node)
+            if kind == "test" and node.type not in _DEFINED_BY.get(self.language, {}):
+                name = _test_name(node)  # a test block by its node type (Zig): as it reads
             if inner is not node:
                 consumed.add((inner.start_byte, inner.end_byte, inner.type))
             if kind == "function" and parent_kind in _CLASS_KINDS:
@@ -743,7 +776,7 @@ _Found = tuple[str, str, tree_sitter.Node] | None
 _JS_FORMS: dict[str, Callable[[tree_sitter.Node], _Found]] = {
     "lexical_declaration": _js_declaration,
     "variable_declaration": _js_declaration,
-    "expression_statement": _js_assignment,
+    "expression_statement": _js_statement,
 }
 #: Definitions the node type alone does not tell: language -> {node type: function that
 #: returns (kind, name, node) or None}. Their node types join the candidates' query.
