@@ -53,7 +53,14 @@ from .store.meta import (
     schema_version_of,
 )
 from .store.vectors import VectorStore, graph_path, refresh_graph_of
-from .tokens import last_part, owner_of, query_terms, short_name, split_identifier
+from .tokens import (
+    NAME_SIGILS,
+    last_part,
+    owner_of,
+    query_terms,
+    short_name,
+    split_identifier,
+)
 
 if TYPE_CHECKING:
     from .check import CheckReport
@@ -87,7 +94,7 @@ class IndexReport:
 
 #: Characters a definition's name may hold besides letters and digits: a lookup of
 #: `_`, `$` (jQuery, zod's `$ZodType`) or `_*` (private names) has something to find.
-NAME_CHARACTERS = "_$#"
+NAME_CHARACTERS = "_" + NAME_SIGILS
 
 
 def check_query(query: str, k: int = 10, mode: str = "hybrid", *, name: bool = False) -> None:
