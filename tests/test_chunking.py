@@ -637,14 +637,44 @@ def test_javascript_and_typescript_tests_are_named_for_their_description() -> No
         'import { expect, test } from "vitest";\n\n'
         'test("parses ISO dates", () => {\n  const d = parse("2024-01-01");\n'
         "  expect(d.year).toBe(2024);\n  expect(d.month).toBe(1);\n});\n\n"
-        "describe('parser', () => {\n  it.skip('rejects empty input', async () => {\n"
-        "    await expect(parse('')).rejects.toThrow();\n    expect(calls).toBe(0);\n"
-        "    expect(errors).toHaveLength(1);\n  });\n});\n\n"
+        "it.skip('rejects empty input', async () => {\n"
+        "  await expect(parse('')).rejects.toThrow();\n  expect(calls).toBe(0);\n"
+        "  expect(errors).toHaveLength(1);\n});\n\n"
         'register("plugin", () => {\n  return setup();\n});\n'
     )
     for language in ("typescript", "javascript"):
         chunks, definitions = checked_chunks(language, source)
         tests = [(c.symbol, c.start_line) for c in chunks if c.kind == "test"]
-        assert tests == [('test "parses ISO dates"', 3), ("test 'rejects empty input'", 10)]
+        assert tests == [('test "parses ISO dates"', 3), ("test 'rejects empty input'", 9)]
         assert all(not c.symbols for c in chunks if c.kind == "test")
         assert not definitions
+
+
+def test_javascript_suites_hold_their_tests() -> None:
+    """`describe("..", fn)` is a suite: its own lines (set-up) are a test chunk named
+    for it, and the tests inside a long suite are chunks of their own that name it as
+    their parent, as a long class's methods name the class; suites nest."""
+    tests = "".join(
+        f"  it('matches route {i}', () => {{\n"
+        + "".join(f"    expect(router.match('/r{i}/{j}')).toBe({j});\n" for j in range(8))
+        + "  });\n\n"
+        for i in range(6)
+    )
+    source = (
+        'import { describe, it, beforeEach } from "vitest";\n\n'
+        "describe('Router', () => {\n  let router;\n  beforeEach(() => {\n"
+        "    router = new Router();\n    router.use(logger);\n    router.use(auth);\n  });\n\n"
+        + tests
+        + "  describe.each([1, 2])('with %i params', (n) => {\n    test('binds them', () => {\n"
+        + "".join(f"      expect(bind(n, {j})).toBe(true);\n" for j in range(6))
+        + "    });\n  });\n});\n"
+    )
+    for language in ("typescript", "javascript"):
+        chunks, definitions = checked_chunks(language, source)
+        named = [(c.symbol, c.parent, c.start_line) for c in chunks if c.kind == "test"]
+        assert named[0] == ("describe 'Router'", "", 3)
+        assert named[1] == ("test 'matches route 0'", "describe 'Router'", 11)
+        assert len([n for n in named if n[0].startswith("test 'matches route")]) == 6
+        assert named[-1] == ("describe 'with %i params'", "describe 'Router'", 77)
+        assert "beforeEach" in chunks[1].text
+        assert all(not c.symbols for c in chunks) and not definitions

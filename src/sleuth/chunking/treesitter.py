@@ -259,12 +259,16 @@ def _js_assignment(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] 
 #: Test-runner calls that declare one test: ``test("..", fn)``, ``it("..", fn)``, and
 #: their forms ``test.only(..)``, ``it.skip(..)``, ``test.each([..])("..", fn)``.
 _JS_TEST_CALLS = frozenset({"test", "it"})
+#: ... and those that declare a suite of tests: ``describe("..", fn)``, ``suite(..)``.
+_JS_SUITE_CALLS = frozenset({"describe", "suite"})
 
 
 def _js_test_call(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """``test("parses dates", () => { .. })``: a test of Jest, Vitest, Mocha or
     node:test, named for its description as Zig's ``test "parses dates"`` is; the
-    function is its body, so a long test is split at its statements."""
+    function is its body, so a long test is split at its statements.
+    ``describe("parser", () => { .. })`` is a suite, named ``describe "parser"``: the
+    tests inside it are its members, as methods are a class's."""
     call = node.named_children[0] if node.named_children else None
     if call is None or call.type != "call_expression":
         return None
@@ -272,7 +276,8 @@ def _js_test_call(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] |
     while callee is not None and callee.type in ("call_expression", "member_expression"):
         field = "function" if callee.type == "call_expression" else "object"
         callee = callee.child_by_field_name(field)
-    if callee is None or callee.type != "identifier" or _text(callee) not in _JS_TEST_CALLS:
+    runner = _text(callee) if callee is not None and callee.type == "identifier" else ""
+    if runner not in _JS_TEST_CALLS and runner not in _JS_SUITE_CALLS:
         return None
     arguments = call.child_by_field_name("arguments")
     values = arguments.named_children if arguments is not None else []
@@ -281,7 +286,8 @@ def _js_test_call(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] |
     body = next((v for v in values[1:] if v.type in _JS_FUNCTION_VALUES), None)
     if body is None:
         return None
-    return "test", f"test {' '.join(_text(values[0]).split())}"[:120], body
+    kind, word = ("suite", runner) if runner in _JS_SUITE_CALLS else ("test", "test")
+    return kind, f"{word} {' '.join(_text(values[0]).split())}"[:120], body
 
 
 def _js_statement(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
@@ -596,6 +602,8 @@ class _Chunker:
             if found is None:
                 continue
             kind, name, inner = found
+            suite = kind == "suite"  # a test suite is a test whose members are tests
+            kind = "test" if suite else kind
             if kind == "test" and node.type not in _DEFINED_BY.get(self.language, {}):
                 name = _test_name(node)  # a test block by its node type (Zig): as it reads
             if inner is not node:
@@ -607,8 +615,12 @@ class _Chunker:
             body = inner.child_by_field_name("body") or inner
             self.cuts.update(c.start_point.row for c in body.named_children)
             if kind == "test":
-                # a test block is not the definition of what it tests (Zig: test Parser)
-                stack.append((node.end_byte, definition, parent_name, kind))
+                # a test block is not the definition of what it tests (Zig: test Parser);
+                # a suite's tests are found inside it and name it as their parent
+                if suite:
+                    stack.append((node.end_byte, definition, name, "suite"))
+                else:
+                    stack.append((node.end_byte, definition, parent_name, kind))
                 continue
             self.definitions.append(
                 Definition(
