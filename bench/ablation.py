@@ -15,7 +15,6 @@ A variant is a name from VARIANTS; each switches one entry of `rank.PRIORS` or
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import statistics
 import sys
@@ -23,6 +22,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from common import bench_module
 
 from sleuth import Index
 from sleuth.benchmark import DEFAULT_CACHE
@@ -62,14 +63,6 @@ def overridden(change: dict) -> Iterator[None]:
         rank.SIGNALS.update(saved_signals)
 
 
-def _scorer(bench: Path):
-    spec = importlib.util.spec_from_file_location("bench_score", bench / "score.py")
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bench-dir", type=Path, default=BENCH)
@@ -100,7 +93,7 @@ def main() -> None:
         else:
             target[name] = float(value)
 
-    score = _scorer(args.bench_dir)
+    score = bench_module(args.bench_dir, "score")
     specs = score.load_specs(args.bench_dir / "repos.json")
     names = score.read_split(args.bench_dir / args.split)
     if args.repos:

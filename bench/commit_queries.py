@@ -31,7 +31,7 @@ import subprocess
 from collections import defaultdict
 from pathlib import Path
 
-from common import emit
+from common import bench_module, emit
 
 from sleuth import Index
 from sleuth.languages import DOC_LANGUAGES, GRAMMARS
@@ -62,10 +62,10 @@ def _clean(subject: str) -> str | None:
     return " ".join(words)
 
 
-def _commits(mirror: Path, revision: str, root: str, limit: int) -> list[tuple[str, list[str]]]:
+def _commits(git_dir: Path, revision: str, root: str, limit: int) -> list[tuple[str, list[str]]]:
     """(subject, changed paths) of the newest ``limit`` commits before ``revision``."""
-    args = ["git", "-C", str(mirror), "log", "--no-merges", "--format=%x00%s", "--name-only"]
-    args += [f"-n{limit}", revision]
+    args = ["git", f"--git-dir={git_dir}", "log", "--no-merges", "--format=%x00%s"]
+    args += ["--name-only", f"-n{limit}", revision]
     if root:
         args += ["--", root]
     out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
@@ -91,23 +91,19 @@ def _source_files(root: Path) -> set[str]:
     }
 
 
-def _questions(tree: Path, spec: dict, mirrors: Path, limit: int) -> list[tuple[str, str]]:
+def _questions(tree: Path, spec: dict, git_dir: Path, limit: int) -> list[tuple[str, str]]:
     """(question, answering file) pairs of one exported tree, newest first, distinct."""
     marker = tree / ".sleuth-bench.json"
     # `export_unpinned.py` writes no marker: its trees are the mirror's newest revision.
     info = json.loads(marker.read_text()) if marker.exists() else {"revision_used": "HEAD"}
     info.setdefault("benchmark_root", spec.get("benchmark_root") or "")
-    owner_repo = spec["url"].rstrip("/").removesuffix(".git").split("github.com/")[-1]
-    mirror = mirrors / owner_repo.replace("/", "+") / "repo"
-    if not mirror.exists():
-        return []
     root_name = info.get("benchmark_root") or ""
     root = tree / root_name if root_name else tree
     sources = _source_files(root)
     prefix = f"{root_name}/" if root_name else ""
     seen: set[str] = set()
     out = []
-    for subject, paths in _commits(mirror, info["revision_used"], root_name, limit):
+    for subject, paths in _commits(git_dir, info["revision_used"], root_name, limit):
         changed = {p.removeprefix(prefix) for p in paths if p.startswith(prefix)}
         hits = changed & sources
         question = _clean(subject)
@@ -158,6 +154,7 @@ def main() -> None:
     args = parser.parse_args()
 
     specs = {s["name"]: s for s in json.loads((args.bench_dir / "repos.json").read_text())}
+    prepare = bench_module(args.bench_dir, "prepare")
     modes = args.modes.split(",")
     rng = random.Random(args.seed)
     ranks: dict[str, dict[str, list[int]]] = {m: defaultdict(list) for m in modes}
@@ -166,9 +163,10 @@ def main() -> None:
     for tree in sorted(p for folder in args.folders for p in folder.iterdir() if p.is_dir()):
         marker = tree / ".sleuth-bench.json"
         spec = specs.get(json.loads(marker.read_text())["name"] if marker.exists() else tree.name)
-        if spec is None:
+        git_dir = prepare.find_git_dir(args.mirrors, spec["url"]) if spec else None
+        if git_dir is None:
             continue
-        questions = _questions(tree, spec, args.mirrors, args.commits)
+        questions = _questions(tree, spec, git_dir, args.commits)
         if not questions:
             continue
         picked = rng.sample(questions, min(args.per_index, len(questions)))

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
+from types import ModuleType
 from typing import Any
+
+
+def bench_module(bench_dir: Path, name: str) -> ModuleType:
+    """A module of the shared benchmark folder (``score``, ``prepare``), loaded from its
+    file: the folder is not a package, and its helpers are the benchmark's own rules."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", bench_dir / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def percentile(values: list[float], share: float) -> float:

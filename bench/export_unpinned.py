@@ -16,16 +16,13 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import subprocess
 import tarfile
 from pathlib import Path
 
+from common import bench_module
+
 HERE = Path(__file__).resolve().parent
 BENCH = HERE.parents[1] / "shared" / "bench"
-
-
-def git(git_dir: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["git", "-C", str(git_dir), *args], capture_output=True)
 
 
 def main() -> None:
@@ -35,20 +32,21 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache/sleuth-bench/head")
     args = parser.parse_args()
     wanted = set((args.bench_dir / "dev.txt").read_text().split())
+    prepare = bench_module(args.bench_dir, "prepare")
     for spec in json.loads((args.bench_dir / "repos.json").read_text()):
         if spec["name"] not in wanted:
             continue
-        owner, name = spec["url"].removesuffix(".git").split("/")[-2:]
-        git_dir = args.mirrors / f"{owner}+{name}" / "repo"
-        if not git_dir.is_dir():
+        git_dir = prepare.find_git_dir(args.mirrors, spec["url"])
+        if git_dir is None:
+            owner, name = prepare.owner_name(spec["url"])
             print(f"{spec['name']:16} no mirror (fetch github:{owner}/{name})")
             continue
-        if git(git_dir, "cat-file", "-e", spec["revision"] + "^{commit}").returncode == 0:
+        if prepare.has_commit(git_dir, spec["revision"]):
             continue  # prepare.py exports it at the pinned revision
-        head = git(git_dir, "log", "-1", "--format=%H %cs").stdout.decode().split()
+        head = prepare.git(git_dir, "log", "-1", "--format=%H %cs").stdout.decode().split()
         dest = args.cache / spec["name"]
         root = spec.get("benchmark_root") or "."
-        archive = git(git_dir, "archive", "--format=tar", head[0], root)
+        archive = prepare.git(git_dir, "archive", "--format=tar", head[0], root)
         if archive.returncode:
             print(f"{spec['name']:16} git archive failed: {archive.stderr.decode().strip()}")
             continue
