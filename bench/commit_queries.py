@@ -62,19 +62,36 @@ def _clean(subject: str) -> str | None:
     return " ".join(words)
 
 
-def _commits(git_dir: Path, revision: str, root: str, limit: int) -> list[tuple[str, list[str]]]:
-    """(subject, changed paths) of the newest ``limit`` commits before ``revision``."""
-    args = ["git", f"--git-dir={git_dir}", "log", "--no-merges", "--format=%x00%s"]
+def _commits(
+    git_dir: Path, revision: str, root: str, limit: int, partial: bool = False
+) -> list[tuple[str, str, list[str]]]:
+    """(hash, subject, changed paths) of the newest ``limit`` commits before ``revision``.
+    ``partial``: a mirror that lacks some objects gives the commits git read before it
+    stopped, rather than an error."""
+    args = ["git", f"--git-dir={git_dir}", "log", "--no-merges", "--format=%x00%H %s"]
     args += ["--name-only", f"-n{limit}", revision]
     if root:
         args += ["--", root]
-    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    run = subprocess.run(args, capture_output=True, text=True, errors="replace")
+    if run.returncode and not partial:
+        raise subprocess.CalledProcessError(run.returncode, args, run.stdout, run.stderr)
+    out = run.stdout
     commits = []
     for block in out.split("\x00")[1:]:
         lines = [line for line in block.splitlines() if line.strip()]
         if lines:
-            commits.append((lines[0], lines[1:]))
+            sha, _, subject = lines[0].partition(" ")
+            commits.append((sha, subject, lines[1:]))
     return commits
+
+
+def _is_source(path: str, language: str) -> bool:
+    """A file in a programming language that is not a test, doc or config file."""
+    return (
+        language in GRAMMARS
+        and language not in DOC_LANGUAGES
+        and category_of(path, language) == "code"
+    )
 
 
 def _source_files(root: Path) -> set[str]:
@@ -82,13 +99,7 @@ def _source_files(root: Path) -> set[str]:
     con = sqlite3.connect(root / ".sleuth" / "meta.db")
     rows = con.execute("SELECT path, language FROM files WHERE skip_reason IS NULL").fetchall()
     con.close()
-    return {
-        path
-        for path, language in rows
-        if language in GRAMMARS
-        and language not in DOC_LANGUAGES
-        and category_of(path, language) == "code"
-    }
+    return {path for path, language in rows if _is_source(path, language)}
 
 
 def _questions(tree: Path, spec: dict, git_dir: Path, limit: int) -> list[tuple[str, str]]:
@@ -103,7 +114,7 @@ def _questions(tree: Path, spec: dict, git_dir: Path, limit: int) -> list[tuple[
     prefix = f"{root_name}/" if root_name else ""
     seen: set[str] = set()
     out = []
-    for subject, paths in _commits(git_dir, info["revision_used"], root_name, limit):
+    for _, subject, paths in _commits(git_dir, info["revision_used"], root_name, limit):
         changed = {p.removeprefix(prefix) for p in paths if p.startswith(prefix)}
         hits = changed & sources
         question = _clean(subject)

@@ -22,23 +22,24 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from commit_queries import _clean
+from commit_queries import BENCH, _clean, _commits, _is_source
+from common import bench_module
 
 from sleuth.chunking import chunk_text
-from sleuth.languages import DOC_LANGUAGES, GRAMMARS, language_for
+from sleuth.languages import language_for
 from sleuth.prepare import decode, embed_text
-from sleuth.search.filters import category_of
 
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.M)
 #: Subjects about the code's surroundings rather than what it does.
 _NOT_BEHAVIOUR = re.compile(
-    r"\b(comments?|docstrings?|docs?|documentation|tests?|specs?|testing|compil\w*|warnings?"
-    r"|scalafmt|rustfmt|clippy|reformat\w*|refactor\w*|simplif\w*|binary size|examples?|ci"
+    r"\b(comments?|docstrings?|docs?|documentation|doc-?comment|tests?|specs?|testing"
+    r"|compil\w*|warnings?|scalafmt|rustfmt|clippy|reformat\w*|refactor\w*|simplif\w*"
+    r"|binary size|examples?|ci"
     r"|build|builds|typing|types? hints?|mypy|annotations?|readme|unused|imports?|spelling"
     r"|wording|grammar|tidy|nits?|minor|small|wip|todo|fixme|coverage|benchmarks?|perf"
     r"|deps|dependenc\w*|upgrade|update \w+ to|msrv|edition|clean\w*|move|moved|moving"
@@ -49,17 +50,10 @@ MAX_CHANGED_LINES = 200
 MAX_FILE_BYTES = 400_000
 
 
-def git(git_dir: Path, *args: str) -> str:
-    command = ["git", f"--git-dir={git_dir}", *args]
-    return subprocess.run(command, capture_output=True, text=True, errors="replace").stdout
-
-
 def source_language(path: str) -> str | None:
     """The language of a source file, or None for tests, docs, config and the unknown."""
     language = language_for(path)
-    if language not in GRAMMARS or language in DOC_LANGUAGES:
-        return None
-    return language if category_of(path, language) == "code" else None
+    return language if _is_source(path, language) else None
 
 
 def changed_lines(diff: str) -> set[int]:
@@ -72,12 +66,15 @@ def changed_lines(diff: str) -> set[int]:
     return lines
 
 
-def pair_of(git_dir: Path, sha: str, path: str, language: str) -> dict | None:
+def pair_of(prepare: ModuleType, git_dir: Path, sha: str, path: str, language: str) -> dict | None:
     """The chunk of ``path`` after commit ``sha`` that holds most of its changed lines."""
-    changed = changed_lines(git(git_dir, "diff", "-U0", f"{sha}^", sha, "--", path))
+    diff = prepare.git(
+        git_dir, "diff", "-U0", f"{sha}^", sha, "--", path, text=True, errors="replace"
+    )
+    changed = changed_lines(diff.stdout)
     if not changed or len(changed) > MAX_CHANGED_LINES:
         return None
-    text = decode(git(git_dir, "show", f"{sha}:{path}").encode())
+    text = decode(prepare.git(git_dir, "show", f"{sha}:{path}").stdout)
     if not text or len(text) > MAX_FILE_BYTES:
         return None
     chunks, _ = chunk_text(language, text)
@@ -91,23 +88,17 @@ def pair_of(git_dir: Path, sha: str, path: str, language: str) -> dict | None:
     return {"lang": language, "path": path, "doc": embed_text(path, best), "kind": best.kind}
 
 
-def pairs_of(git_dir: Path, limit: int) -> list[dict]:
+def pairs_of(prepare: ModuleType, git_dir: Path, limit: int) -> list[dict]:
     """Pairs from the newest ``limit`` commits of one mirror."""
-    log = git(git_dir, "log", "--no-merges", "--format=%x00%H%x00%s", "--name-only", f"-n{limit}")
-    fields = log.split("\x00")[1:]
     out = []
-    for sha, block in zip(fields[::2], fields[1::2], strict=False):
-        lines = [line for line in block.splitlines() if line.strip()]
-        if not lines:
-            continue
-        question = _clean(lines[0])
-        paths = lines[1:]
+    for sha, subject, paths in _commits(git_dir, "HEAD", "", limit, partial=True):
+        question = _clean(subject)
         if question is None or _NOT_BEHAVIOUR.search(question) or not 1 <= len(paths) <= 2:
             continue
         sources = [(p, lang) for p in paths if (lang := source_language(p))]
         if len(sources) != 1:
             continue
-        pair = pair_of(git_dir, sha, *sources[0])
+        pair = pair_of(prepare, git_dir, sha, *sources[0])
         if pair is not None:
             out.append({"pkg": git_dir.parent.name, "query": question, **pair})
     return out
@@ -118,10 +109,12 @@ def main() -> None:
     parser.add_argument("mirrors", nargs="+", type=Path, help="bare git directories")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--commits", type=int, default=4000, help="history read per mirror")
+    parser.add_argument("--bench-dir", type=Path, default=BENCH, help="for its git helper")
     args = parser.parse_args()
+    prepare = bench_module(args.bench_dir, "prepare")
     with args.out.open("w") as out:
         for git_dir in args.mirrors:
-            rows = pairs_of(git_dir, args.commits)
+            rows = pairs_of(prepare, git_dir, args.commits)
             for row in rows:
                 out.write(json.dumps(row) + "\n")
             print(f"{git_dir.parent.name}: {len(rows)} pairs", file=sys.stderr)
