@@ -29,6 +29,7 @@ import re
 import sqlite3
 import subprocess
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
 from common import bench_module, emit
@@ -102,19 +103,40 @@ def _source_files(root: Path) -> set[str]:
     return {path for path, language in rows if _is_source(path, language)}
 
 
-def _questions(tree: Path, spec: dict, git_dir: Path, limit: int) -> list[tuple[str, str]]:
-    """(question, answering file) pairs of one exported tree, newest first, distinct."""
+def tree_info(tree: Path, spec: dict) -> tuple[str, str]:
+    """(revision indexed, benchmark root) of an exported tree. ``export_unpinned.py``
+    writes no marker: its trees are the mirror's newest revision."""
     marker = tree / ".sleuth-bench.json"
-    # `export_unpinned.py` writes no marker: its trees are the mirror's newest revision.
     info = json.loads(marker.read_text()) if marker.exists() else {"revision_used": "HEAD"}
     info.setdefault("benchmark_root", spec.get("benchmark_root") or "")
-    root_name = info.get("benchmark_root") or ""
+    return info["revision_used"], info["benchmark_root"] or ""
+
+
+def mirrored_trees(
+    folders: list[Path], bench_dir: Path, mirrors: Path
+) -> Iterator[tuple[Path, dict, Path, Path]]:
+    """(tree, its spec, its git mirror, the folder its index is in) of every exported
+    tree in ``folders`` whose mirror is here."""
+    specs = {s["name"]: s for s in json.loads((bench_dir / "repos.json").read_text())}
+    prepare = bench_module(bench_dir, "prepare")
+    for tree in sorted(p for folder in folders for p in folder.iterdir() if p.is_dir()):
+        marker = tree / ".sleuth-bench.json"
+        spec = specs.get(json.loads(marker.read_text())["name"] if marker.exists() else tree.name)
+        git_dir = prepare.find_git_dir(mirrors, spec["url"]) if spec else None
+        if spec is not None and git_dir is not None:
+            root_name = tree_info(tree, spec)[1]
+            yield tree, spec, git_dir, tree / root_name if root_name else tree
+
+
+def _questions(tree: Path, spec: dict, git_dir: Path, limit: int) -> list[tuple[str, str]]:
+    """(question, answering file) pairs of one exported tree, newest first, distinct."""
+    revision, root_name = tree_info(tree, spec)
     root = tree / root_name if root_name else tree
     sources = _source_files(root)
     prefix = f"{root_name}/" if root_name else ""
     seen: set[str] = set()
     out = []
-    for _, subject, paths in _commits(git_dir, info["revision_used"], root_name, limit):
+    for _, subject, paths in _commits(git_dir, revision, root_name, limit):
         changed = {p.removeprefix(prefix) for p in paths if p.startswith(prefix)}
         hits = changed & sources
         question = _clean(subject)
@@ -151,8 +173,10 @@ def _summary(ranks: list[int]) -> dict:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def question_arguments(doc: str | None) -> argparse.ArgumentParser:
+    """The command line of the scripts that ask commit subjects (this one and
+    ``chunk_questions.py``)."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n")[0])
     parser.add_argument("folders", nargs="+", type=Path, help="caches of exported trees")
     parser.add_argument("--per-index", type=int, default=30, help="questions per tree")
     parser.add_argument("--commits", type=int, default=3000, help="history read per tree")
@@ -162,27 +186,23 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--ranks", type=Path, help="write every question's ranks (JSONL)")
-    args = parser.parse_args()
+    return parser
 
-    specs = {s["name"]: s for s in json.loads((args.bench_dir / "repos.json").read_text())}
-    prepare = bench_module(args.bench_dir, "prepare")
+
+def main() -> None:
+    args = question_arguments(__doc__).parse_args()
+
     modes = args.modes.split(",")
     rng = random.Random(args.seed)
     ranks: dict[str, dict[str, list[int]]] = {m: defaultdict(list) for m in modes}
     per_tree: dict[str, dict] = {}
     lines = []
-    for tree in sorted(p for folder in args.folders for p in folder.iterdir() if p.is_dir()):
-        marker = tree / ".sleuth-bench.json"
-        spec = specs.get(json.loads(marker.read_text())["name"] if marker.exists() else tree.name)
-        git_dir = prepare.find_git_dir(args.mirrors, spec["url"]) if spec else None
-        if git_dir is None:
-            continue
+    for tree, spec, git_dir, root in mirrored_trees(args.folders, args.bench_dir, args.mirrors):
         questions = _questions(tree, spec, git_dir, args.commits)
         if not questions:
             continue
         picked = rng.sample(questions, min(args.per_index, len(questions)))
-        root_name = spec.get("benchmark_root") or ""
-        index = Index(tree / root_name if root_name else tree)
+        index = Index(root)
         tree_ranks: dict[str, list[int]] = defaultdict(list)
         try:
             for question, path in picked:
