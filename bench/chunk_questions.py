@@ -10,10 +10,12 @@ describes behaviour (``commit_pairs``' filters). The answer is the chunk holding
 changed lines.
 
 Per mode it reports NDCG@10 of the chunk (one relevant chunk, at the first result that
-overlaps it), of the file (as ``commit_queries.py``), and the share of questions whose
-file is found at all but whose first result of that file is another chunk ("wrong chunk
-of the right file"). Noisy by nature, like the file questions: for comparing modes and
-rankings on the same questions, not as an absolute score.
+overlaps it), the same counting a result whose ``also`` pointers (other matching chunks
+of its file) hold the chunk, NDCG@10 of the file (as ``commit_queries.py``), and the
+share of questions whose file is found at all but whose first result of that file is
+another chunk ("wrong chunk of the right file"). Noisy by nature, like the file
+questions: for comparing modes and rankings on the same questions, not as an absolute
+score.
 
     python bench/chunk_questions.py ~/.cache/sleuth-bench/repos ~/.cache/sleuth-bench/head
     python bench/chunk_questions.py ~/.cache/sleuth-bench/repos --ranks ranks.jsonl
@@ -105,21 +107,28 @@ def questions(prepare: ModuleType, tree: Path, spec: dict, git_dir: Path, limit:
     return out
 
 
-def ranks_of(index: Index, item: dict, mode: str) -> tuple[int, int, bool]:
-    """(chunk rank, file rank, the file's first result is another chunk); 0 = not in 10."""
+def ranks_of(index: Index, item: dict, mode: str) -> tuple[int, int, bool, int]:
+    """(chunk rank, file rank, the file's first result is another chunk, rank of the
+    result whose ``also`` pointers hold the chunk); 0 = not in 10."""
     results = index.search(item["question"], k=10, mode=mode).results
-    chunk_rank = file_rank = 0
+    chunk_rank = file_rank = pointed = 0
     first_of_file_wrong = False
+
+    def holds(start: int, end: int) -> bool:
+        return not (end < item["start"] or start > item["end"])
+
     for rank, result in enumerate(results, 1):
         if result.path != item["path"]:
             continue
-        overlaps = not (result.end_line < item["start"] or result.start_line > item["end"])
+        overlaps = holds(result.start_line, result.end_line)
         if not file_rank:
             file_rank = rank
             first_of_file_wrong = not overlaps
         if overlaps and not chunk_rank:
             chunk_rank = rank
-    return chunk_rank, file_rank, first_of_file_wrong
+        if not pointed and any(holds(h["start_line"], h["end_line"]) for h in result.also):
+            pointed = rank
+    return chunk_rank, file_rank, first_of_file_wrong, pointed
 
 
 def main() -> None:
@@ -131,6 +140,7 @@ def main() -> None:
     chunk: dict[str, list[int]] = defaultdict(list)
     file: dict[str, list[int]] = defaultdict(list)
     wrong: dict[str, int] = defaultdict(int)
+    shown: dict[str, list[int]] = defaultdict(list)
     lines, trees = [], 0
     for tree, spec, git_dir, root in mirrored_trees(args.folders, args.bench_dir, args.mirrors):
         asked = questions(prepare, tree, spec, git_dir, args.commits)
@@ -143,11 +153,12 @@ def main() -> None:
             for item in picked:
                 row = {"tree": tree.name, **item}
                 for mode in modes:
-                    chunk_rank, file_rank, other_chunk = ranks_of(index, item, mode)
+                    chunk_rank, file_rank, other_chunk, pointed = ranks_of(index, item, mode)
                     chunk[mode].append(chunk_rank)
+                    shown[mode].append(chunk_rank or pointed)
                     file[mode].append(file_rank)
                     wrong[mode] += other_chunk
-                    row[mode] = [chunk_rank, file_rank]
+                    row[mode] = [chunk_rank, file_rank, pointed]
                 lines.append(row)
         finally:
             index.close()
@@ -160,6 +171,7 @@ def main() -> None:
             "modes": {
                 m: {
                     "chunk": _summary(chunk[m]),
+                    "chunk, or a pointer of the result of its file": _summary(shown[m]),
                     "file": _summary(file[m]),
                     "wrong chunk of the right file": round(wrong[m] / max(1, len(lines)), 4),
                 }

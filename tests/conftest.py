@@ -64,6 +64,7 @@ RESULT_KEYS = {
     "preview",
     "parent",
     "signature",
+    "also",
 }
 
 SAMPLE_REPO: dict[str, str] = {

@@ -8,9 +8,10 @@ import pytest
 
 from sleuth import Index, QueryError, config
 from sleuth.embedding.runner import publish_vectors
+from sleuth.results import result_of
 from sleuth.search import rank
 from sleuth.search.classify import MAX_NAMED_FILES, classify, named_files
-from sleuth.search.rank import Scored, fuse, merge_and_cut, path_matches
+from sleuth.search.rank import Scored, further_hits, fuse, merge_and_cut, path_matches
 from sleuth.store.meta import VECTOR_TABLES, ChunkRow, MetaStore
 from sleuth.tokens import names_path
 
@@ -745,3 +746,62 @@ def test_file_terms_are_stored_and_read_back_for_older_indexes(tmp_path: Path) -
     assert rows == [("src/retry_policy.py", " ".join(stored))]
     meta.close()
     fresh.close()
+
+
+def test_other_matching_chunks_of_a_file_are_named_with_its_result(tmp_path: Path) -> None:
+    """One result per place in a file; the file's other matching chunks ride along as
+    pointers (``also``), so the chunk asked about is at hand when another is shown."""
+    functions = [
+        ("open_session", "open a session for the account"),
+        ("renew_session", "renew the session token before it expires"),
+        ("close_session", "close the session and forget its token"),
+        ("audit_session", "write the session to the audit log"),
+        ("purge_sessions", "purge every expired session"),
+    ]
+    body = "\n\n".join(
+        f'def {name}(store, account):\n    """{doc.capitalize()}."""\n'
+        + "".join(f"    step_{i} = store.call('{name}', account, {i})\n" for i in range(6))
+        + "    return store"
+        for name, doc in functions
+    )
+    root = _write(
+        tmp_path,
+        {
+            "auth/sessions.py": body + "\n",
+            "auth/tokens.py": 'def mint(account):\n    """A session token."""\n    return 1\n',
+        },
+    )
+    results = Index(root).search("session token", k=5, mode="lexical").results
+    first = next(r for r in results if r.path == "auth/sessions.py")
+    assert 1 <= len(first.also) <= rank.FURTHER_HITS
+    shown = [(r.start_line, r.end_line) for r in results if r.path == first.path]
+    pointed = [(hit["start_line"], hit["end_line"]) for hit in first.also]
+    for start, end in pointed:
+        assert all(
+            end < a or start > b for a, b in shown + [p for p in pointed if p != (start, end)]
+        )
+    assert {hit["symbol"] for hit in first.also} <= {name for name, _ in functions}
+    assert next(r for r in results if r.path == "auth/tokens.py").also == []
+    data = first.to_dict()
+    assert data["also"] == first.also and result_of({**data, "added_later": 1}) == first
+
+
+def test_pointers_go_with_the_first_result_of_their_file_best_first() -> None:
+    def hit(chunk_id: int, path: str, line: int, score: float) -> Scored:
+        row = ChunkRow(
+            chunk_id, path, "python", line, line + 9, "function", f"f{chunk_id}", "", "", "", "", ""
+        )
+        return Scored(row, score)
+
+    a1, a2 = hit(1, "a.py", 1, 0.9), hit(2, "a.py", 100, 0.5)
+    b1 = hit(3, "b.py", 1, 0.8)
+    rest = [hit(4, "a.py", 30, 0.4), hit(5, "a.py", 5, 0.35), hit(6, "a.py", 50, 0.3)]
+    rest += [hit(7, "a.py", 70, 0.2), hit(8, "a.py", 105, 0.1)]
+    scored = [a1, b1, a2, *rest]
+    out = further_hits(scored, [a1, b1, a2], limit=2)
+    # 5 overlaps the first result, 8 the second of the same file; the best two others
+    assert [[o.row.id for o in group] for group in out] == [[4, 6], [], []]
+    assert further_hits(scored, [a1, b1, a2], limit=0) == [[], [], []]
+    # only the first results carry pointers: a.py's first result is second here
+    assert further_hits(scored, [b1, a1, a2], limit=2, results=1) == [[], [], []]
+    assert [len(g) for g in further_hits(scored, [b1, a1, a2], limit=2, results=2)] == [0, 2, 0]

@@ -34,7 +34,7 @@ from .freshness import ChangeDetector
 from .handles import Expansion, Handle, HandleRef, one_line, parse_target
 from .indexer import Indexer, Progress, UpdateReport, _quiet
 from .prepare import content_hash
-from .results import Result, SearchResponse
+from .results import Result, SearchResponse, other_hit_text
 from .search.classify import QueryPlan, classify
 from .search.engine import VectorSide
 from .search.engine import search as run_search
@@ -982,6 +982,7 @@ class Index:
                 result.language,
                 one_line(result.preview, result.signature),
                 result.score,
+                [other_hit_text(hit) for hit in result.also],
             )
             out.append(handle)
             self._remember(handle)

@@ -43,6 +43,9 @@ class Handle:
     language: str = ""
     preview: str = ""
     score: float = 0.0
+    #: Other matching chunks of the file, as ``start-end symbol`` (``Result.also``): an
+    #: agent expands ``path:start-end`` to read one.
+    also: list[str] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -60,6 +63,8 @@ class Handle:
         out["kind"] = self.kind
         if self.preview:
             out["preview"] = self.preview
+        if self.also:
+            out["also"] = self.also
         return out
 
 

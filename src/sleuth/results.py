@@ -3,6 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from typing import TypedDict
+
+
+class OtherHit(TypedDict):
+    """Another chunk of a result's file that matched, shown as a pointer, not a result."""
+
+    start_line: int
+    end_line: int
+    symbol: str
+
+
+def other_hit_text(hit: OtherHit) -> str:
+    """``120-145 retry_upload``: lines of the same file, and the symbol when there is one."""
+    lines = f"{hit['start_line']}-{hit['end_line']}"
+    return f"{lines} {hit['symbol']}" if hit["symbol"] else lines
 
 
 @dataclass(slots=True)
@@ -17,6 +32,9 @@ class Result:
     preview: str
     parent: str = ""
     signature: str = ""
+    #: Further chunks of this file that matched, best first: when the chunk shown is not
+    #: the one asked about, the one asked about is often among these (``rank.further_hits``).
+    also: list[OtherHit] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         # by hand: dataclasses.asdict deep-copies every field, a tenth of a search's time
@@ -24,6 +42,12 @@ class Result:
 
 
 _RESULT_FIELDS = tuple(f.name for f in fields(Result))
+
+
+def result_of(data: dict) -> Result:
+    """A Result from its JSON form; fields this version does not know are dropped (a
+    daemon of a newer version may send more: fields are only ever added)."""
+    return Result(**{name: data[name] for name in _RESULT_FIELDS if name in data})
 
 
 @dataclass(slots=True)

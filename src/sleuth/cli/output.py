@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
-from ..results import SearchResponse
+from ..results import SearchResponse, other_hit_text
 from ..tokens import query_terms
 
 
@@ -23,4 +23,7 @@ def print_results(console: Console, response: SearchResponse) -> None:
             body = Text("\n".join("    " + line for line in result.preview.split("\n")))
             body.highlight_words(terms, style="bold yellow", case_sensitive=False)
             console.print(body)
+        if result.also:
+            pointers = ", ".join(map(other_hit_text, result.also))
+            console.print(Text(f"    also: {pointers}", style="dim"))
         console.print()

@@ -154,12 +154,12 @@ def ask(root: Path, endpoint: str, body: dict[str, Any]) -> dict[str, Any] | Non
 
 def response_of(answer: dict[str, Any]) -> SearchResponse:
     """A SearchResponse from the JSON of /search or /related."""
-    from ..results import Result, SearchResponse
+    from ..results import SearchResponse, result_of
 
     return SearchResponse(
         query=answer["query"],
         mode=answer["mode"],
-        results=[Result(**r) for r in answer["results"]],
+        results=[result_of(r) for r in answer["results"]],
         reason=answer.get("reason", ""),
         notices=list(answer.get("notices", [])),
         query_class=answer.get("query_class", ""),

@@ -181,7 +181,9 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
         """Search the repository's code: best matches first, as compact handles.
 
         Each hit: id (chunk:start-end@generation), path, symbol, kind and a one-line
-        preview. Pass ids to `expand` to read the code.
+        preview; on the first two hits, `also` lists other matching chunks of the same
+        file as "start-end symbol" (expand "path:start-end" to read one). Pass ids to
+        `expand` to read the code.
         """
 
         def work() -> str:

@@ -9,14 +9,21 @@ import numpy as np
 import tantivy
 
 from .. import config
-from ..results import Result, SearchResponse
+from ..results import OtherHit, Result, SearchResponse
 from ..store.lexical import LexicalStore
 from ..store.meta import ChunkRow, MetaStore
 from ..store.vectors import VectorStore
 from ..tokens import names_path, short_name
 from .classify import QueryPlan
 from .filters import Filters
-from .rank import apply_coverage, apply_priors, fuse, lead_with_heads, merge_and_cut
+from .rank import (
+    apply_coverage,
+    apply_priors,
+    further_hits,
+    fuse,
+    lead_with_heads,
+    merge_and_cut,
+)
 
 PREVIEW_LINES = 3
 #: With filters and too few candidates passing, the second try fetches this many times more.
@@ -117,8 +124,9 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     apply_coverage(plan, scored, meta.file_terms)
     lead_with_heads(scored)
     kept = merge_and_cut(scored, k)
+    others = further_hits(scored, kept)
     texts = meta.texts([item.row.id for item in kept])
-    for item in kept:
+    for item, other in zip(kept, others, strict=True):
         row = item.row
         response.results.append(
             Result(
@@ -132,6 +140,10 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
                 preview=preview(texts.get(row.id, row.text), plan.terms),
                 parent=row.parent,
                 signature=row.signature,
+                also=[
+                    OtherHit(start_line=o.start_line, end_line=o.end_line, symbol=o.row.symbol)
+                    for o in other
+                ],
             )
         )
     return response, exhausted
