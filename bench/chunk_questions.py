@@ -32,11 +32,9 @@ from pathlib import Path
 from types import ModuleType
 
 from commit_queries import (
-    _clean,
-    _commits,
-    _source_files,
     _summary,
     mirrored_trees,
+    one_file_commits,
     question_arguments,
     tree_info,
 )
@@ -72,18 +70,12 @@ def questions(prepare: ModuleType, tree: Path, spec: dict, git_dir: Path, limit:
     """Chunk questions of one tree: question, path, and the answering chunk's lines."""
     revision, root_name = tree_info(tree, spec)
     root = tree / root_name if root_name else tree
-    sources = _source_files(root)
     prefix = f"{root_name}/" if root_name else ""
     seen: set[str] = set()
     out = []
-    for sha, subject, paths in _commits(git_dir, revision, root_name, limit):
-        question = _clean(subject)
-        if question is None or _NOT_BEHAVIOUR.search(question) or question.lower() in seen:
+    for sha, question, path, paths in one_file_commits(tree, spec, git_dir, limit):
+        if _NOT_BEHAVIOUR.search(question) or question.lower() in seen or len(paths) > 2:
             continue
-        hits = {p.removeprefix(prefix) for p in paths if p.startswith(prefix)} & sources
-        if len(hits) != 1 or len(paths) > 2:
-            continue
-        path = hits.pop()
         full = prefix + path
         indexed = _blob(prepare, git_dir, revision, full)
         if not indexed or _blob(prepare, git_dir, sha, full) != indexed:

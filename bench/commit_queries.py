@@ -128,22 +128,30 @@ def mirrored_trees(
             yield tree, spec, git_dir, tree / root_name if root_name else tree
 
 
+def one_file_commits(
+    tree: Path, spec: dict, git_dir: Path, limit: int
+) -> Iterator[tuple[str, str, str, list[str]]]:
+    """(hash, question, file, every path changed) of the newest ``limit`` commits before
+    the tree's revision that change exactly one of its indexed source files (``file``,
+    relative to the index's root) and whose subject makes a question."""
+    revision, root_name = tree_info(tree, spec)
+    sources = _source_files(tree / root_name if root_name else tree)
+    prefix = f"{root_name}/" if root_name else ""
+    for sha, subject, paths in _commits(git_dir, revision, root_name, limit):
+        hits = {p.removeprefix(prefix) for p in paths if p.startswith(prefix)} & sources
+        question = _clean(subject)
+        if len(hits) == 1 and question is not None:
+            yield sha, question, hits.pop(), paths
+
+
 def _questions(tree: Path, spec: dict, git_dir: Path, limit: int) -> list[tuple[str, str]]:
     """(question, answering file) pairs of one exported tree, newest first, distinct."""
-    revision, root_name = tree_info(tree, spec)
-    root = tree / root_name if root_name else tree
-    sources = _source_files(root)
-    prefix = f"{root_name}/" if root_name else ""
     seen: set[str] = set()
     out = []
-    for _, subject, paths in _commits(git_dir, revision, root_name, limit):
-        changed = {p.removeprefix(prefix) for p in paths if p.startswith(prefix)}
-        hits = changed & sources
-        question = _clean(subject)
-        if len(hits) != 1 or question is None or question.lower() in seen:
-            continue
-        seen.add(question.lower())
-        out.append((question, hits.pop()))
+    for _, question, path, _ in one_file_commits(tree, spec, git_dir, limit):
+        if question.lower() not in seen:
+            seen.add(question.lower())
+            out.append((question, path))
     return out
 
 
