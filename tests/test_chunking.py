@@ -190,7 +190,8 @@ def checked_chunks(language: str, source: str) -> tuple[list, list]:
         assert chunk.text == "\n".join(lines[chunk.start_line - 1 : chunk.end_line])
     for d in definitions:
         holder = [c for c in chunks if c.start_line <= d.start_line <= c.end_line]
-        assert holder and d.name in holder[0].symbols
+        # a function's own helpers are found by name but do not name its chunk
+        assert holder and (d.name in holder[0].symbols) != d.local
     return chunks, definitions
 
 
@@ -678,3 +679,29 @@ def test_javascript_suites_hold_their_tests() -> None:
         assert named[-1] == ("describe 'with %i params'", "describe 'Router'", 77)
         assert "beforeEach" in chunks[1].text
         assert all(not c.symbols for c in chunks) and not definitions
+
+
+def test_functions_inside_a_function_are_definitions_of_their_own() -> None:
+    """A factory's inner functions (redux's ``replaceReducer`` inside ``createStore``)
+    stay in its chunks, split at statements, but are found by name."""
+    helpers = "\n".join(
+        f"  function {name}(value) {{\n" + "    value = value + 1\n" * 12 + "    return value\n  }"
+        for name in ("getState", "dispatch", "replaceReducer")
+    )
+    source = f"export function createStore(reducer) {{\n  let state\n{helpers}\n  return {{}}\n}}\n"
+    chunks, definitions = checked_chunks("typescript", source)
+    inner = {(d.name, d.kind, d.parent) for d in definitions if d.local}
+    assert inner == {
+        (n, "function", "createStore") for n in ("getState", "dispatch", "replaceReducer")
+    }
+    assert {c.symbol for c in chunks} == {"createStore"}  # no chunk of their own
+    replace = next(d for d in definitions if d.name == "replaceReducer")
+    assert source.split("\n")[replace.start_line - 1].strip().startswith("function replaceReducer")
+    nested = "def outer():\n    def helper(x):\n        return x\n    return helper(1)\n"
+    _, python = checked_chunks("python", nested)
+    assert [(d.name, d.parent, d.local) for d in python] == [
+        ("outer", "", False),
+        ("helper", "outer", True),
+    ]
+    tests = 'test("retries", () => {\n  function fakeSend() {\n    return 1\n  }\n})\n'
+    assert [d.name for d in chunk_text("typescript", tests)[1]] == []  # a test's fakes are not

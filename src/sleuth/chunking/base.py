@@ -33,6 +33,9 @@ class Definition:
     start_line: int
     end_line: int
     signature: str
+    #: Inside a function's body: found by name, but the chunk holding it does not
+    #: answer for it in the symbol field (it is a helper of that function).
+    local: bool = False
 
 
 def signature_of(text: str, limit: int = 200) -> str:

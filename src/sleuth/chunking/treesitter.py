@@ -595,6 +595,8 @@ class _Chunker:
                 continue  # the inner definition of a wrapper already taken
             parent_name, parent_kind = (stack[-1][2], stack[-1][3]) if stack else ("", "")
             if parent_kind in _FUNCTION_KINDS:
+                if parent_kind != "test":
+                    self._nested(node, stack[-1][1], parent_name, consumed)
                 continue
             if self.language == "haskell" and _inside(node, "signature"):
                 continue
@@ -622,20 +624,47 @@ class _Chunker:
                 else:
                     stack.append((node.end_byte, definition, parent_name, kind))
                 continue
-            self.definitions.append(
-                Definition(
-                    name,
-                    kind,
-                    parent_name,
-                    node.start_point.row + 1,
-                    _end_row(node) + 1,
-                    # Zig: the declaration (pub const Queue = struct {), not the container
-                    signature_of(_text(node if self.language == "zig" else inner)),
-                )
-            )
+            self._record(node, inner, kind, name, parent_name)
             stack.append((node.end_byte, definition, name or parent_name, kind))
         self._sort(top)
         return top
+
+    def _nested(
+        self,
+        node: tree_sitter.Node,
+        enclosing: _Def,
+        parent: str,
+        consumed: set[tuple[int, int, str]],
+    ) -> None:
+        """A definition inside a function's body: no chunk of its own (the body stays
+        with its function, split at statements when long), but a definition all the
+        same, so that it is found by name (redux's ``replaceReducer`` inside
+        ``createStore``)."""
+        found = self.definition(node)
+        if found is None or found[0] in ("test", "suite") or not found[1]:
+            return
+        kind, name, inner = found
+        # the enclosing definition itself, seen again through a part of it (Lua's
+        # `local pick = function` holds the assignment `pick = function`)
+        if name == enclosing.name and node.start_point.row == enclosing.body.start_point.row:
+            return
+        if inner is not node:
+            consumed.add((inner.start_byte, inner.end_byte, inner.type))
+        self._record(node, inner, kind, name, parent, local=True)
+
+    def _record(
+        self,
+        node: tree_sitter.Node,
+        inner: tree_sitter.Node,
+        kind: str,
+        name: str,
+        parent: str,
+        local: bool = False,
+    ) -> None:
+        # Zig's signature is the declaration (pub const Queue = struct {), not the container
+        signature = signature_of(_text(node if self.language == "zig" else inner))
+        start, end = node.start_point.row + 1, _end_row(node) + 1
+        self.definitions.append(Definition(name, kind, parent, start, end, signature, local))
 
     def _sort(self, defs: list[_Def]) -> None:
         defs.sort(key=lambda d: d.start)
@@ -884,6 +913,8 @@ def treesitter_chunks(
     definitions = [d for d in chunker.definitions if d.name]
     for chunk in chunks:  # a chunk answers for every definition that starts inside it
         for d in definitions:
+            if d.local:
+                continue
             if chunk.start_line <= d.start_line <= chunk.end_line and d.name not in chunk.symbols:
                 chunk.symbols.append(d.name)
     return chunks, definitions
