@@ -8,7 +8,7 @@ import pytest
 
 from sleuth import Index, QueryError, config
 from sleuth.embedding.runner import publish_vectors
-from sleuth.results import result_of
+from sleuth.results import OtherHit, other_hit_text, result_of
 from sleuth.search import rank
 from sleuth.search.classify import MAX_NAMED_FILES, classify, named_files
 from sleuth.search.rank import Scored, further_hits, fuse, merge_and_cut, path_matches
@@ -784,6 +784,9 @@ def test_other_matching_chunks_of_a_file_are_named_with_its_result(tmp_path: Pat
     assert next(r for r in results if r.path == "auth/tokens.py").also == []
     data = first.to_dict()
     assert data["also"] == first.also and result_of({**data, "added_later": 1}) == first
+    long = OtherHit(start_line=3, end_line=9, symbol="test " + "x" * 80)
+    assert other_hit_text(long) == "3-9 test " + "x" * 34 + "…"
+    assert other_hit_text(OtherHit(start_line=1, end_line=2, symbol="")) == "1-2"
 
 
 def test_pointers_go_with_the_first_result_of_their_file_best_first() -> None:

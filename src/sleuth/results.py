@@ -14,10 +14,18 @@ class OtherHit(TypedDict):
     symbol: str
 
 
+#: A pointer's symbol is cut to this many characters in text (a section heading or a
+#: test named by its description can run to a line); JSON keeps it whole.
+POINTER_SYMBOL_CHARS = 40
+
+
 def other_hit_text(hit: OtherHit) -> str:
     """``120-145 retry_upload``: lines of the same file, and the symbol when there is one."""
     lines = f"{hit['start_line']}-{hit['end_line']}"
-    return f"{lines} {hit['symbol']}" if hit["symbol"] else lines
+    symbol = hit["symbol"]
+    if len(symbol) > POINTER_SYMBOL_CHARS:
+        symbol = symbol[: POINTER_SYMBOL_CHARS - 1] + "…"
+    return f"{lines} {symbol}" if symbol else lines
 
 
 @dataclass(slots=True)
