@@ -630,8 +630,13 @@ def test_a_name_only_an_older_version_defines_is_found_there() -> None:
         rank.apply_priors(plan, scored, definitions)
         return [item.row.path for item in sorted(scored, key=lambda item: -item.score)]
 
-    only_v3 = {"isemoji": [("src/v3/types.ts", 12, 14)]}
-    both = {"isemoji": [("src/v3/types.ts", 12, 14), ("src/v4/schemas.ts", 30, 32)]}
+    only_v3 = {"isemoji": [("src/v3/types.ts", 12, 14, "isEmoji")]}
+    both = {
+        "isemoji": [
+            ("src/v3/types.ts", 12, 14, "isEmoji"),
+            ("src/v4/schemas.ts", 30, 32, "isEmoji"),
+        ]
+    }
     assert order(only_v3) == ["src/v3/types.ts", "src/v4/schemas.ts"]
     assert order(both) == ["src/v4/schemas.ts", "src/v3/types.ts"]
 
@@ -808,3 +813,22 @@ def test_pointers_go_with_the_first_result_of_their_file_best_first() -> None:
     # only the first results carry pointers: a.py's first result is second here
     assert further_hits(scored, [b1, a1, a2], limit=2, results=1) == [[], [], []]
     assert [len(g) for g in further_hits(scored, [b1, a1, a2], limit=2, results=2)] == [0, 2, 0]
+
+
+def test_an_inner_function_asked_with_its_case_takes_the_exact_case_prior() -> None:
+    """An inner function does not name the chunk holding it (``Definition.local``), so
+    the exact-case prior reads the definition that starts inside the chunk."""
+    plan = classify("replaceReducer")
+    store = ChunkRow(
+        1, "src/store.ts", "typescript", 1, 60, "function", "createStore", "", "", "", "", ""
+    )
+    other = ChunkRow(2, "src/other.ts", "typescript", 1, 9, "function", "swap", "", "", "", "", "")
+
+    def order(defined_as: str) -> list[str]:
+        scored = [Scored(store, 1.0), Scored(other, 2.0)]
+        spans = {"replacereducer": [("src/store.ts", 30, 46, defined_as)]}
+        rank.apply_priors(plan, scored, spans)
+        return [item.row.path for item in sorted(scored, key=lambda item: -item.score)]
+
+    assert order("replaceReducer") == ["src/store.ts", "src/other.ts"]
+    assert order("ReplaceReducer") == ["src/other.ts", "src/store.ts"]  # not as asked

@@ -160,7 +160,7 @@ def _named_chunks(plan: QueryPlan, meta: MetaStore, pool: int) -> list[int]:
 
 def _definitions(
     plan: QueryPlan, meta: MetaStore, rows: dict[int, ChunkRow]
-) -> dict[str, list[tuple[str, int, int]]]:
+) -> dict[str, list[tuple[str, int, int, str]]]:
     """Where the names a query asks for are defined, by name as asked. Definitions named
     with their owner (Lua's ``Spec:import`` for ``import``) are found through the
     candidates that carry such a name: the name table cannot be searched by its end."""

@@ -215,7 +215,7 @@ def apply_priors(
             factor *= PRIORS["definition"]
             if defines == _HOLDS_START:
                 factor *= PRIORS["definition_head"]
-            if short_name(row.symbol) in exact or not exact.isdisjoint(_short_names(row.symbols)):
+            if _exact_case(row, exact, names, definitions, defines):
                 factor *= PRIORS["exact_case"]
         if category == "tests":
             factor *= PRIORS["asked_for"] if plan.wants_tests else PRIORS["tests"]
@@ -324,7 +324,7 @@ def _newest_versions(
         newest[parent] = max(newest.get(parent, 0), number)
         if f"v{number}" in terms:
             asked.add(parent)
-    defined_in = [_version_of(path) for spans in definitions.values() for path, _, _ in spans]
+    defined_in = [_version_of(span[0]) for spans in definitions.values() for span in spans]
     if defined_in and all(
         version is not None and version[1] < newest.get(version[0], 0) for version in defined_in
     ):
@@ -442,6 +442,25 @@ def _short_names(symbols: str) -> tuple[str, ...]:
     return tuple(short_name(name) for name in symbols.split())
 
 
+def _exact_case(
+    row: ChunkRow, exact: frozenset[str], names: set[str], definitions: dict, defines: int
+) -> bool:
+    """Whether the chunk defines a name as the query writes it: by its symbols, or, for
+    a function's inner function (which does not name the chunk holding it), by the
+    definition that starts inside it."""
+    if short_name(row.symbol) in exact or not exact.isdisjoint(_short_names(row.symbols)):
+        return True
+    if defines != _HOLDS_START:
+        return False
+    return any(
+        path == row.path
+        and row.start_line <= start <= row.end_line
+        and short_name(defined) in exact
+        for name in names
+        for path, start, _end, defined in definitions.get(name, ())
+    )
+
+
 _NAMED_FOR = 1  # the chunk is named for the definition (one piece of a long one)
 _HOLDS_START = 2  # the chunk holds the definition's first line
 
@@ -452,7 +471,7 @@ def _defines(row: ChunkRow, names: set[str], definitions: dict) -> int:
     Elixir's ``defimpl``) is named for its type but does not define it: only the methods
     inside it count."""
     for name in names:
-        for path, start, _end in definitions.get(name, ()):
+        for path, start, *_ in definitions.get(name, ()):
             if path == row.path and row.start_line <= start <= row.end_line:
                 return _HOLDS_START
     symbol = bare_name(row.symbol.lower())

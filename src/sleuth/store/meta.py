@@ -440,21 +440,22 @@ class MetaStore:
             counts[reason] = counts.get(reason, 0) + n
         return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
 
-    def find_definitions(self, names: list[str]) -> dict[str, list[tuple[str, int, int]]]:
-        """name (lowercased) -> [(path, start, end)] for exact, case-insensitive names,
-        with or without a leading sigil (``tokens.sigil_forms``: ``$ZodType``); ``impl``
-        blocks are named for a type they do not define, and are left out."""
-        out: dict[str, list[tuple[str, int, int]]] = {}
+    def find_definitions(self, names: list[str]) -> dict[str, list[tuple[str, int, int, str]]]:
+        """name (lowercased) -> [(path, start, end, name as defined)] for exact,
+        case-insensitive names, with or without a leading sigil (``tokens.sigil_forms``:
+        ``$ZodType``); ``impl`` blocks are named for a type they do not define, and are
+        left out."""
+        out: dict[str, list[tuple[str, int, int, str]]] = {}
         for name in names:
             forms = sigil_forms(name)
-            for path, start, end in self.db.execute(
-                "SELECT f.path, d.start_line, d.end_line FROM definitions d"
+            for path, start, end, defined in self.db.execute(
+                "SELECT f.path, d.start_line, d.end_line, d.name FROM definitions d"
                 " JOIN files f ON f.id=d.file_id"
                 f" WHERE d.name COLLATE NOCASE IN ({','.join('?' * len(forms))})"
                 " AND d.kind != 'impl' LIMIT 50",
                 forms,
             ):
-                out.setdefault(name.lower(), []).append((path, start, end))
+                out.setdefault(name.lower(), []).append((path, start, end, defined))
         return out
 
     # -- lookups for handles, symbols and expansion -------------------------------------
