@@ -40,8 +40,21 @@ def test_human_output_shows_path_lines_and_symbol(sample_repo: Path) -> None:
     assert "ConfigParser" in first
 
 
+def test_static_tier_first_then_background_embedding(sample_repo: Path) -> None:
+    """A repository too big to embed before answering, small enough for the static tier:
+    the first answer already has a semantic side."""
+    env = {"SLEUTH_FOREGROUND_EMBED_SECONDS": "0"}
+    proc = run_cli("search", "--json", "open a network listener", str(sample_repo), env=env)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert (data["mode"], data["vectors"]) == ("hybrid", ["static"])
+    assert data["results"][0]["path"] == "web/server.js"
+    assert "answering with the static tier now" in proc.stderr
+
+
 def test_lexical_first_then_background_embedding(sample_repo: Path) -> None:
-    env = {"SLEUTH_FOREGROUND_EMBED_SECONDS": "0"}  # force the big-repository path
+    # force the big-repository path, and one too big for the static tier in the foreground
+    env = {"SLEUTH_FOREGROUND_EMBED_SECONDS": "0", "SLEUTH_FOREGROUND_STATIC_SECONDS": "0"}
     proc = run_cli("search", "--json", "parse_config", str(sample_repo), env=env)
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)

@@ -427,6 +427,19 @@ class Index:
         finally:
             lock.release()
 
+    def embed_static(self, progress: Progress = _quiet) -> int:
+        """The static tier alone, in this process (thousands of chunks a second): what a
+        first search answers with while the transformer works in the background.
+        Returns how many chunks got static vectors (0 when another process embeds)."""
+        meta = self._open()
+        lock = FileLock(self.layout.embed_lock)
+        if not lock.acquire(0):
+            return 0
+        try:
+            return self._fill_static(meta, progress, changed=False)
+        finally:
+            lock.release()
+
     def pending(self) -> int:
         """Distinct chunk texts that have no vector yet."""
         return pending_count(self._open())

@@ -42,6 +42,12 @@ EMBED_BATCH = 8
 EMBED_ASSUMED_RATE = 80.0
 #: `sleuth search` on a new index embeds in the foreground only below this many seconds.
 FOREGROUND_EMBED_SECONDS = float(os.environ.get("SLEUTH_FOREGROUND_EMBED_SECONDS", 10.0))
+#: Static-tier throughput assumed before it is measured (a token table: numpy only).
+STATIC_ASSUMED_RATE = 2500.0
+#: ... and when the transformer is left to the background, the first search still
+#: builds the static tier in the foreground below this many seconds, so that its first
+#: answer has a semantic side (docs/decisions.md).
+FOREGROUND_STATIC_SECONDS = float(os.environ.get("SLEUTH_FOREGROUND_STATIC_SECONDS", 2.0))
 
 #: Whether the static tier (a token table, numpy only) is built by every index run. Off:
 #: it did not clear its bar on the benchmark (docs/decisions.md); `--embed static` asks

@@ -192,10 +192,13 @@ def search_here(
             if report.pending and seconds <= config.FOREGROUND_EMBED_SECONDS:
                 index.embed(bars)
             elif report.pending:
+                quick = report.pending / config.STATIC_ASSUMED_RATE
+                static = quick <= config.FOREGROUND_STATIC_SECONDS and index.embed_static(bars)
                 later = index.start_background_embedding
+                now = "with the static tier" if static else "lexically"
                 err.print(
                     f"[dim]{report.pending} chunks to embed (~{seconds:.0f} s): "
-                    "answering lexically now; embedding continues in the background "
+                    f"answering {now} now; the model's vectors follow in the background "
                     "(`sleuth status` shows progress)[/]"
                 )
     elif refresh:
