@@ -551,11 +551,9 @@ def merge_and_cut(scored: list[Scored], k: int) -> list[Scored]:
     return kept
 
 
-#: Further chunks of a result's file named with it (``Result.also``), for the first
-#: results only. On the dev split's commit-subject questions (``bench/chunk_questions.py``)
-#: the changed chunk is among the top 10 results for 54% of questions; with five such
-#: pointers on each of the first two results, 75%, for 15% more tokens in an agent's
-#: search reply (three on all ten: 72%, for 40% more). docs/benchmarks.md, eighteenth round.
+#: Other matching chunks of a file named with its first hit (``Result.also``), on the
+#: first hits only: the trade of found chunks against reply size is measured in
+#: docs/benchmarks.md (eighteenth round).
 FURTHER_HITS = 5
 POINTED_RESULTS = 2
 
