@@ -705,3 +705,33 @@ def test_functions_inside_a_function_are_definitions_of_their_own() -> None:
     ]
     tests = 'test("retries", () => {\n  function fakeSend() {\n    return 1\n  }\n})\n'
     assert [d.name for d in chunk_text("typescript", tests)[1]] == []  # a test's fakes are not
+
+
+def test_c_and_cpp_export_macros_do_not_hide_definitions() -> None:
+    """Export, visibility and namespace macros the grammar cannot know are blanked in
+    the parser's copy only: the definitions they decorate are found, named as written."""
+    source = (
+        '#define FMT_API __attribute__((visibility("default")))\n'
+        "FMT_BEGIN_NAMESPACE\n"
+        "namespace detail {\n"
+        'FMT_PRAGMA_CLANG(diagnostic ignored "-Wweak-vtables")\n'
+        'class FMT_SO_VISIBILITY("default") format_error : public std::runtime_error {\n'
+        " public:\n"
+        "  using std::runtime_error::runtime_error;\n"
+        "};\n"
+        "FMT_EXPORT template <typename Context> class dynamic_format_arg_store {\n"
+        "  template <typename T> FMT_CONSTEXPR20 void push_back(const T& arg) {\n"
+        "    data_.push_back(arg);\n"
+        "  }\n"
+        "};\n"
+        "}  // namespace detail\n"
+        "FMT_END_NAMESPACE\n"
+    )
+    chunks, definitions = checked_chunks("cpp", source)
+    found = {(d.name, d.kind) for d in definitions}
+    assert {("format_error", "class"), ("dynamic_format_arg_store", "class")} <= found
+    assert ("push_back", "method") in found
+    assert not {name for name, _ in found if name.isupper() or name == "namespace"}
+    assert "".join(c.text + "\n" for c in chunks).count("FMT_SO_VISIBILITY") == 1  # text kept
+    gtest = 'TEST_F(ParserTest, Empty)\n{\n  EXPECT_TRUE(parse(""));\n}\n'
+    assert chunk_text("cpp", gtest)[0][0].text.startswith("TEST_F(ParserTest, Empty)")

@@ -890,16 +890,63 @@ def _trivial(lines: list[str]) -> bool:
 #: (chunk text always comes from the file itself). tree-sitter-kotlin reads a statement
 #: that starts with a variable named ``where`` (``where?.let { ... }``, ``where = ...``,
 #: common in query builders) as a type-constraint clause and loses the rest of the file.
-_PARSE_REWRITES: dict[str, tuple[re.Pattern[str], str]] = {
-    "kotlin": (re.compile(r"(?m)^([ \t]*)where(?=[ \t]*(?:\?\.|\.|=(?!=)))"), r"\1wherE"),
+_KOTLIN_WHERE = re.compile(r"(?m)^([ \t]*)where(?=[ \t]*(?:\?\.|\.|=(?!=)))")
+
+#: C and C++ export, visibility and constexpr macros the grammars cannot know hide the
+#: definitions they decorate: ``class FMT_SO_VISIBILITY("default") format_error`` (read
+#: as a class named for the macro), ``FMT_API void print(..)``, ``FMT_EXPORT template
+#: <..> class X`` and ``FMT_CONSTEXPR typed_node(..)`` (read as expressions), and
+#: ``FMT_BEGIN_NAMESPACE`` alone on a line (read as the type of the namespace after it).
+#: Such a name is upper case with an underscore. It is blanked where it stands before
+#: another name, or alone on a line, never in preprocessor lines.
+_C_MACRO = r"[A-Z][A-Z0-9]*_[A-Z0-9_]*"
+_C_CLASS_MACRO = re.compile(
+    rf"\b(?:class|struct|union)\s+({_C_MACRO}\([^()\n]*\))"
+    r"(?=\s+[A-Za-z_]\w*\s*(?:[:{<]|final\b))"
+)
+_C_SPECIFIER = re.compile(rf"(?<![\w.>:]){_C_MACRO}(?=[ \t]+[A-Za-z_~])|^[ \t]*{_C_MACRO}[ \t]*$")
+#: ... and a macro call alone on a line, no semicolon (``FMT_PRAGMA_CLANG(..)``), unless
+#: a block follows it on the next line (``TEST_F(Suite, Name)`` then ``{``)
+_C_CALL_ALONE = re.compile(rf"^[ \t]*{_C_MACRO}\([^()\n]*\)[ \t]*$")
+
+
+def _spaces(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
+
+
+def _blank_class_macro(match: re.Match[str]) -> str:
+    start, end = match.span(1)
+    text, at = match.group(0), start - match.start()
+    return text[:at] + " " * (end - start) + text[at + end - start :]
+
+
+def _blank_c_macros(text: str) -> str:
+    lines = text.split("\n")
+    in_directive = False
+    for at, line in enumerate(lines):
+        directive = in_directive or line.lstrip().startswith("#")
+        in_directive = directive and line.rstrip().endswith("\\")
+        if directive or "_" not in line:
+            continue
+        following = lines[at + 1].lstrip() if at + 1 < len(lines) else ""
+        if _C_CALL_ALONE.match(line) and not following.startswith("{"):
+            lines[at] = " " * len(line)
+            continue
+        line = _C_CLASS_MACRO.sub(_blank_class_macro, line)
+        lines[at] = _C_SPECIFIER.sub(_spaces, line)
+    return "\n".join(lines)
+
+
+_PARSE_REWRITES: dict[str, Callable[[str], str]] = {
+    "kotlin": lambda text: _KOTLIN_WHERE.sub(r"\1wherE", text),
+    "c": _blank_c_macros,
+    "cpp": _blank_c_macros,
 }
 
 
 def _parser_source(language: str, text: str) -> bytes:
     rewrite = _PARSE_REWRITES.get(language)
-    if rewrite is not None:
-        text = rewrite[0].sub(rewrite[1], text)
-    return text.encode("utf-8")
+    return (rewrite(text) if rewrite is not None else text).encode("utf-8")
 
 
 def treesitter_chunks(
