@@ -897,44 +897,37 @@ _KOTLIN_WHERE = re.compile(r"(?m)^([ \t]*)where(?=[ \t]*(?:\?\.|\.|=(?!=)))")
 #: as a class named for the macro), ``FMT_API void print(..)``, ``FMT_EXPORT template
 #: <..> class X`` and ``FMT_CONSTEXPR typed_node(..)`` (read as expressions), and
 #: ``FMT_BEGIN_NAMESPACE`` alone on a line (read as the type of the namespace after it).
-#: Such a name is upper case with an underscore. It is blanked where it stands before
-#: another name, or alone on a line, never in preprocessor lines.
-_C_MACRO = r"[A-Z][A-Z0-9]*_[A-Z0-9_]*"
-_C_CLASS_MACRO = re.compile(
-    rf"\b(?:class|struct|union)\s+({_C_MACRO}\([^()\n]*\))"
-    r"(?=\s+[A-Za-z_]\w*\s*(?:[:{<]|final\b))"
+#: Such a name is upper case with an underscore, perhaps with arguments. It is blanked
+#: where it stands before another name, or alone on a line (unless a ``{`` line follows:
+#: gtest's ``TEST_F(Suite, Name)``), never in preprocessor lines. The first character is
+#: matched before the look-behind so that the scan can skip ahead (4x faster).
+_C_SPECIFIER = re.compile(
+    r"[A-Z](?<![\w.>:][A-Z])[A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?(?=[ \t]+[A-Za-z_~])"
 )
-_C_SPECIFIER = re.compile(rf"(?<![\w.>:]){_C_MACRO}(?=[ \t]+[A-Za-z_~])|^[ \t]*{_C_MACRO}[ \t]*$")
-#: ... and a macro call alone on a line, no semicolon (``FMT_PRAGMA_CLANG(..)``), unless
-#: a block follows it on the next line (``TEST_F(Suite, Name)`` then ``{``)
-_C_CALL_ALONE = re.compile(rf"^[ \t]*{_C_MACRO}\([^()\n]*\)[ \t]*$")
+_C_ALONE = re.compile(
+    r"(?m)^[ \t]*[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?[ \t]*$(?![\n\r]+[ \t]*\{)"
+)
+#: Preprocessor lines, with their continuations: left as they are.
+_C_DIRECTIVE = re.compile(r"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
 
 
 def _spaces(match: re.Match[str]) -> str:
     return " " * len(match.group(0))
 
 
-def _blank_class_macro(match: re.Match[str]) -> str:
-    start, end = match.span(1)
-    text, at = match.group(0), start - match.start()
-    return text[:at] + " " * (end - start) + text[at + end - start :]
-
-
 def _blank_c_macros(text: str) -> str:
-    lines = text.split("\n")
-    in_directive = False
-    for at, line in enumerate(lines):
-        directive = in_directive or line.lstrip().startswith("#")
-        in_directive = directive and line.rstrip().endswith("\\")
-        if directive or "_" not in line:
-            continue
-        following = lines[at + 1].lstrip() if at + 1 < len(lines) else ""
-        if _C_CALL_ALONE.match(line) and not following.startswith("{"):
-            lines[at] = " " * len(line)
-            continue
-        line = _C_CLASS_MACRO.sub(_blank_class_macro, line)
-        lines[at] = _C_SPECIFIER.sub(_spaces, line)
-    return "\n".join(lines)
+    """Substitutions that keep every offset, then the preprocessor lines put back."""
+    if "_" not in text:
+        return text
+    out = _C_SPECIFIER.sub(_spaces, _C_ALONE.sub(_spaces, text))
+    if out == text:
+        return text
+    parts, at = [], 0
+    for directive in _C_DIRECTIVE.finditer(text):
+        parts += [out[at : directive.start()], directive.group(0)]
+        at = directive.end()
+    parts.append(out[at:])
+    return "".join(parts)
 
 
 _PARSE_REWRITES: dict[str, Callable[[str], str]] = {
