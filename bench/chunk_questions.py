@@ -28,6 +28,7 @@ import random
 import sqlite3
 import sys
 from collections import defaultdict
+from contextlib import closing
 from pathlib import Path
 from types import ModuleType
 
@@ -49,16 +50,17 @@ from commit_pairs import _NOT_BEHAVIOUR, MAX_CHANGED_LINES, changed_lines
 MAX_TOUCHED = 3
 
 
-def _chunks(root: Path, path: str) -> list[tuple[int, int]]:
-    """(start, end) lines of the index's chunks of one file."""
-    con = sqlite3.connect(root / ".sleuth" / "meta.db")
-    rows = con.execute(
-        "SELECT c.start_line, c.end_line FROM chunks c JOIN files f ON f.id = c.file_id"
-        " WHERE f.path = ? AND c.kind != 'imports'",
-        (path,),
-    ).fetchall()
-    con.close()
-    return rows
+def _chunks(root: Path) -> dict[str, list[tuple[int, int]]]:
+    """(start, end) lines of the index's chunks, by file: read once per tree."""
+    with closing(sqlite3.connect(root / ".sleuth" / "meta.db")) as con:
+        rows = con.execute(
+            "SELECT f.path, c.start_line, c.end_line FROM chunks c JOIN files f"
+            " ON f.id = c.file_id WHERE c.kind != 'imports'"
+        ).fetchall()
+    spans: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for path, start, end in rows:
+        spans[path].append((start, end))
+    return spans
 
 
 def _blob(prepare: ModuleType, git_dir: Path, revision: str, path: str) -> str:
@@ -69,7 +71,7 @@ def _blob(prepare: ModuleType, git_dir: Path, revision: str, path: str) -> str:
 def questions(prepare: ModuleType, tree: Path, spec: dict, git_dir: Path, limit: int) -> list[dict]:
     """Chunk questions of one tree: question, path, and the answering chunk's lines."""
     revision, root_name = tree_info(tree, spec)
-    root = tree / root_name if root_name else tree
+    chunks = _chunks(tree / root_name if root_name else tree)
     prefix = f"{root_name}/" if root_name else ""
     seen: set[str] = set()
     out = []
@@ -88,7 +90,7 @@ def questions(prepare: ModuleType, tree: Path, spec: dict, git_dir: Path, limit:
             continue
         touched = [
             (len(changed.intersection(range(start, end + 1))), start, end)
-            for start, end in _chunks(root, path)
+            for start, end in chunks[path]
         ]
         touched = [item for item in touched if item[0]]
         if not 1 <= len(touched) <= MAX_TOUCHED:

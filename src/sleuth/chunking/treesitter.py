@@ -951,10 +951,11 @@ def treesitter_chunks(
     chunker = _Chunker(language, lines)
     chunks = chunker.chunks(tree.root_node)
     definitions = [d for d in chunker.definitions if d.name]
-    for chunk in chunks:  # a chunk answers for every definition that starts inside it
-        for d in definitions:
-            if d.local:
-                continue
+    # a chunk answers for every definition that starts inside it, but a function's inner
+    # functions (``local``) do not name the chunk holding them
+    named = [d for d in definitions if not d.local]
+    for chunk in chunks:
+        for d in named:
             if chunk.start_line <= d.start_line <= chunk.end_line and d.name not in chunk.symbols:
                 chunk.symbols.append(d.name)
     return chunks, definitions

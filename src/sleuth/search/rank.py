@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -452,13 +452,15 @@ def _exact_case(
         return True
     if defines != _HOLDS_START:
         return False
-    return any(
-        path == row.path
-        and row.start_line <= start <= row.end_line
-        and short_name(defined) in exact
-        for name in names
-        for path, start, _end, defined in definitions.get(name, ())
-    )
+    return any(short_name(defined) in exact for defined in _starting_in(row, names, definitions))
+
+
+def _starting_in(row: ChunkRow, names: set[str], definitions: dict) -> Iterator[str]:
+    """Names, as defined, of the asked-for definitions whose first line is in the chunk."""
+    for name in names:
+        for path, start, _end, defined in definitions.get(name, ()):
+            if path == row.path and row.start_line <= start <= row.end_line:
+                yield defined
 
 
 _NAMED_FOR = 1  # the chunk is named for the definition (one piece of a long one)
@@ -470,10 +472,8 @@ def _defines(row: ChunkRow, names: set[str], definitions: dict) -> int:
     ``_HOLDS_START``. An ``impl`` block (Rust's ``impl Router``, Haskell's ``instance``,
     Elixir's ``defimpl``) is named for its type but does not define it: only the methods
     inside it count."""
-    for name in names:
-        for path, start, *_ in definitions.get(name, ()):
-            if path == row.path and row.start_line <= start <= row.end_line:
-                return _HOLDS_START
+    if any(True for _ in _starting_in(row, names, definitions)):
+        return _HOLDS_START
     symbol = bare_name(row.symbol.lower())
     # qualified definitions answer for their last part: defmodule Phoenix.Router, Router
     if row.kind != "impl" and (symbol in names or short_name(symbol) in names):
