@@ -103,13 +103,19 @@ def _source_files(root: Path) -> set[str]:
     return {path for path, language in rows if _is_source(path, language)}
 
 
-def tree_info(tree: Path, spec: dict) -> tuple[str, str]:
-    """(revision indexed, benchmark root) of an exported tree. ``export_unpinned.py``
-    writes no marker: its trees are the mirror's newest revision."""
+def _marker(tree: Path) -> dict:
+    """What the export wrote beside a tree (name, revision, root); {} where it wrote
+    nothing (``export_unpinned.py``: its trees are the mirror's newest revision)."""
     marker = tree / ".sleuth-bench.json"
-    info = json.loads(marker.read_text()) if marker.exists() else {"revision_used": "HEAD"}
-    info.setdefault("benchmark_root", spec.get("benchmark_root") or "")
-    return info["revision_used"], info["benchmark_root"] or ""
+    return json.loads(marker.read_text()) if marker.exists() else {}
+
+
+def tree_info(tree: Path, spec: dict, marker: dict | None = None) -> tuple[str, str]:
+    """(revision indexed, benchmark root) of an exported tree (``marker``: its marker,
+    when the caller has read it already)."""
+    info = _marker(tree) if marker is None else marker
+    root = info["benchmark_root"] if "benchmark_root" in info else spec.get("benchmark_root")
+    return info.get("revision_used", "HEAD"), root or ""
 
 
 def mirrored_trees(
@@ -120,11 +126,11 @@ def mirrored_trees(
     specs = {s["name"]: s for s in json.loads((bench_dir / "repos.json").read_text())}
     prepare = bench_module(bench_dir, "prepare")
     for tree in sorted(p for folder in folders for p in folder.iterdir() if p.is_dir()):
-        marker = tree / ".sleuth-bench.json"
-        spec = specs.get(json.loads(marker.read_text())["name"] if marker.exists() else tree.name)
+        marker = _marker(tree)
+        spec = specs.get(marker.get("name", tree.name))
         git_dir = prepare.find_git_dir(mirrors, spec["url"]) if spec else None
         if spec is not None and git_dir is not None:
-            root_name = tree_info(tree, spec)[1]
+            root_name = tree_info(tree, spec, marker)[1]
             yield tree, spec, git_dir, tree / root_name if root_name else tree
 
 

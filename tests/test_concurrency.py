@@ -116,8 +116,8 @@ def test_a_reader_process_never_sees_a_mix_while_a_cli_indexer_runs(tmp_path: Pa
     reader.close()
 
 
-def _hold_lock(root: Path) -> subprocess.Popen:
-    """Another process that takes the write lock and keeps it."""
+def _hold_lock(root: Path, name: str = "write.lock") -> subprocess.Popen:
+    """Another process that takes a lock of the index (the write lock) and keeps it."""
     script = (
         "import sys, time\n"
         "from sleuth.store.lock import FileLock\n"
@@ -127,7 +127,7 @@ def _hold_lock(root: Path) -> subprocess.Popen:
         "time.sleep(600)\n"
     )
     proc = subprocess.Popen(
-        [sys.executable, "-c", script, str(root / ".sleuth" / "write.lock")],
+        [sys.executable, "-c", script, str(root / ".sleuth" / name)],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -158,6 +158,28 @@ def test_a_live_lock_holder_is_named_and_a_dead_ones_lock_is_taken_over(tmp_path
     report = index.index(embed="none", lock_timeout=0)  # taken over at once
     assert report.update.changed == 1
     assert lock_file.read_text().strip() == str(os.getpid())
+
+
+def test_embedding_skips_at_once_while_another_process_embeds(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    write_tree(root, {"a.py": "def retry_upload(upload):\n    return upload.send()\n"})
+    index = Index(root)
+    index.index(embed="none")
+    holder = _hold_lock(root, "embed.lock")
+    try:
+        assert index.background_embedder_pid() == holder.pid
+        assert index.embed(lock_timeout=0) == 0
+        assert index.embed_static() == 0
+        assert index.pending() == 1
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    assert index.background_embedder_pid() is None
+    assert index.embed_static() == 1  # the static tier only: the transformer's is pending
+    assert index.pending() == 1
+    assert index.embed(lock_timeout=0) == 1
+    assert index.pending() == 0
+    assert index.search("retrying uploads", mode="semantic").results[0].symbol == "retry_upload"
 
 
 def test_the_cli_says_who_holds_the_lock(tmp_path: Path) -> None:

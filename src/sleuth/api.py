@@ -417,28 +417,20 @@ class Index:
         ``lock_timeout`` 0 it returns 0 at once when another one is embedding.
         """
         meta = self._open()
-        lock = FileLock(self.layout.embed_lock)
-        if not lock.acquire(lock_timeout):
-            return 0
-        try:
+        with FileLock(self.layout.embed_lock).taken(lock_timeout) as taken:
+            if not taken:
+                return 0
             deadline = None if seconds is None else time.monotonic() + seconds
             self._fill_static(meta, progress, changed=False)
             return embed_pending(meta, self.layout, self.embedder, progress, deadline)
-        finally:
-            lock.release()
 
     def embed_static(self, progress: Progress = _quiet) -> int:
         """The static tier alone, in this process (thousands of chunks a second): what a
         first search answers with while the transformer works in the background.
         Returns how many chunks got static vectors (0 when another process embeds)."""
         meta = self._open()
-        lock = FileLock(self.layout.embed_lock)
-        if not lock.acquire(0):
-            return 0
-        try:
-            return self._fill_static(meta, progress, changed=False)
-        finally:
-            lock.release()
+        with FileLock(self.layout.embed_lock).taken(0) as taken:
+            return self._fill_static(meta, progress, changed=False) if taken else 0
 
     def pending(self) -> int:
         """Distinct chunk texts that have no vector yet."""

@@ -145,14 +145,11 @@ def _check_vectors(index: Index, report: CheckReport, repair: bool) -> None:
     if not repair:
         report.unrepaired.append("vectors file out of step: run `sleuth status --check` again")
         return
-    lock = FileLock(index.layout.embed_lock)
-    if not lock.acquire(0):
-        report.unrepaired.append("an embedder started meanwhile: vectors not republished")
-        return
-    try:
+    with FileLock(index.layout.embed_lock).taken(0) as taken:
+        if not taken:
+            report.unrepaired.append("an embedder started meanwhile: vectors not republished")
+            return
         publish_vectors(meta, index.layout)
-    finally:
-        lock.release()
     count()
     if report.vectors == report.embedded_chunks and not report.stale_vectors:
         report.repaired.append(f"vectors republished from SQLite ({report.vectors:,})")

@@ -303,10 +303,9 @@ class HistoryIndex:
     ) -> int:
         """Embed commits that have no vector yet; one embedder per repository at a time."""
         store = self._open()
-        lock = FileLock(self.layout.embed_lock)
-        if not lock.acquire(lock_timeout):
-            return 0
-        try:
+        with FileLock(self.layout.embed_lock).taken(lock_timeout) as taken:
+            if not taken:
+                return 0
             deadline = None if seconds is None else time.monotonic() + seconds
             total = store.pending_count()
             done = 0
@@ -329,8 +328,6 @@ class HistoryIndex:
                     break
             self._publish(store)
             return done
-        finally:
-            lock.release()
 
     def background_embedder_pid(self) -> int | None:
         if not self.layout.directory.exists():

@@ -61,6 +61,18 @@ class FileLock:
             return -1
 
     @contextlib.contextmanager
+    def taken(self, timeout: float | None = None) -> Iterator[bool]:
+        """The lock for a with-block if it can be had within ``timeout``: yields whether
+        it was taken (callers that find it busy skip their work), released on exit."""
+        if not self.acquire(timeout):
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            self.release()
+
+    @contextlib.contextmanager
     def hold(self, timeout: float | None = 600.0) -> Iterator[None]:
         if not self.acquire(timeout):
             pid = self.held_by_other()
