@@ -899,14 +899,17 @@ _KOTLIN_WHERE = re.compile(r"(?m)^([ \t]*)where(?=[ \t]*(?:\?\.|\.|=(?!=)))")
 #: ``FMT_BEGIN_NAMESPACE`` alone on a line (read as the type of the namespace after it).
 #: Such a name is upper case with an underscore, perhaps with arguments. It is blanked
 #: where it stands before another name, or alone on a line (unless a ``{`` line follows:
-#: gtest's ``TEST_F(Suite, Name)``), never in preprocessor lines. The first character is
-#: matched before the look-behind so that the scan can skip ahead (4x faster).
+#: gtest's ``TEST_F(Suite, Name)``), or between ``if`` and its condition (``if
+#: FMT_CONSTEXPR20 (cond)``, a macro for ``constexpr``; ``if UNLIKELY(x)`` reads as ``if
+#: (x)``), never in preprocessor lines. The first character is matched before the
+#: look-behind so that the scan can skip ahead (4x faster).
 _C_SPECIFIER = re.compile(
     r"[A-Z](?<![\w.>:][A-Z])[A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?(?=[ \t]+[A-Za-z_~])"
 )
 _C_ALONE = re.compile(
     r"(?m)^[ \t]*[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?[ \t]*$(?![\n\r]+[ \t]*\{)"
 )
+_C_AFTER_IF = re.compile(r"(?<=\bif )[A-Z][A-Z0-9]*_[A-Z0-9_]*(?=[ \t]*\()")
 #: Preprocessor lines, with their continuations: left as they are.
 _C_DIRECTIVE = re.compile(r"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
 
@@ -919,7 +922,7 @@ def _blank_c_macros(text: str) -> str:
     """Substitutions that keep every offset, then the preprocessor lines put back."""
     if "_" not in text:
         return text
-    out = _C_SPECIFIER.sub(_spaces, _C_ALONE.sub(_spaces, text))
+    out = _C_AFTER_IF.sub(_spaces, _C_SPECIFIER.sub(_spaces, _C_ALONE.sub(_spaces, text)))
     if out == text:
         return text
     parts, at = [], 0
