@@ -15,6 +15,8 @@ from sleuth.search.rank import Scored, further_hits, fuse, merge_and_cut, path_m
 from sleuth.store.meta import VECTOR_TABLES, ChunkRow, MetaStore
 from sleuth.tokens import names_path
 
+from .conftest import write_tree
+
 
 def test_exact_identifier_puts_its_definition_first(embedded_repo: Path) -> None:
     for mode in ("hybrid", "lexical"):
@@ -825,10 +827,45 @@ def test_an_inner_function_asked_with_its_case_takes_the_exact_case_prior() -> N
     other = ChunkRow(2, "src/other.ts", "typescript", 1, 9, "function", "swap", "", "", "", "", "")
 
     def order(defined_as: str) -> list[str]:
-        scored = [Scored(store, 1.0), Scored(other, 2.0)]
+        scored = [Scored(store, 1.0), Scored(other, 3.0)]
         spans = {"replacereducer": [("src/store.ts", 30, 46, defined_as)]}
         rank.apply_priors(plan, scored, spans)
         return [item.row.path for item in sorted(scored, key=lambda item: -item.score)]
 
     assert order("replaceReducer") == ["src/store.ts", "src/other.ts"]
     assert order("ReplaceReducer") == ["src/other.ts", "src/store.ts"]  # not as asked
+
+
+def test_an_inner_function_comes_first_for_its_name_over_longer_names(tmp_path: Path) -> None:
+    """No symbol field names an inner function, so a definition whose longer name holds
+    its words matches the name better; the inner-definition prior makes up for that."""
+    loads = "".join(f"    part_{k} = module.load_part({k}, cache=store.cache)\n" for k in range(12))
+    helpers = {f"util{i}.py": f"def helper_{i}(value):\n    return str(value)\n" for i in range(6)}
+    write_tree(
+        tmp_path,
+        {
+            **helpers,
+            "store.py": (
+                "def create_store(reducer):\n"
+                "    state = None\n\n"
+                "    def replace_reducer(next_reducer):\n"
+                "        nonlocal reducer\n"
+                "        reducer = next_reducer\n\n"
+                "    def dispatch(action):\n"
+                "        nonlocal state\n"
+                "        state = reducer(state, action)\n\n"
+                "    return {'dispatch': dispatch, 'replace_reducer': replace_reducer}\n"
+            ),
+            "hot.py": (
+                "def replace_reducer_on_reload(store, module):\n"
+                "    # swap in the reloaded module's reducer\n"
+                + loads
+                + "    store.swap(module.reducer)\n"
+            ),
+        },
+    )
+    index = Index(tmp_path)
+    index.index(embed="none")
+    first = index.search("replace_reducer", mode="lexical").results[0]
+    assert (first.path, first.symbol) == ("store.py", "create_store")
+    assert index.search("replace_reducer_on_reload", mode="lexical").results[0].path == "hot.py"

@@ -37,6 +37,9 @@ PRIORS = {
     # the piece with the signature answers a lookup (bench/definition_lookup.py)
     "definition_head": 1.05,
     "exact_case": 1.3,  # ... with the query's very case: class Command over def command
+    # ... as a function's inner function, which no symbol field names: it makes up for
+    # the field match a definition of its own chunk would have
+    "inner_definition": 1.6,
     "tests": 0.7,  # test files, unless the query asks about tests
     "docs": 0.6,  # prose, unless the query asks about docs
     "asked_for": 1.3,  # tests or docs when the query asks for them
@@ -217,6 +220,8 @@ def apply_priors(
                 factor *= PRIORS["definition_head"]
             if _exact_case(row, exact, names, definitions, defines):
                 factor *= PRIORS["exact_case"]
+            if defines == _HOLDS_START and _holds_inner(row, names, definitions):
+                factor *= PRIORS["inner_definition"]
         if category == "tests":
             factor *= PRIORS["asked_for"] if plan.wants_tests else PRIORS["tests"]
         elif category == "docs":
@@ -453,6 +458,21 @@ def _exact_case(
     if defines != _HOLDS_START:
         return False
     return any(short_name(defined) in exact for defined in _starting_in(row, names, definitions))
+
+
+def _holds_inner(row: ChunkRow, names: set[str], definitions: dict) -> bool:
+    """Whether an asked-for definition lies wholly inside the chunk while none of the
+    chunk's own symbols is that name: a function's inner function. (A namespace or a
+    class cut in pieces starts in a chunk but ends beyond it.)"""
+    symbol = bare_name(row.symbol.lower())
+    own = {symbol, short_name(symbol), *(n.lower() for n in _short_names(row.symbols))}
+    if not own.isdisjoint(names):
+        return False
+    return any(
+        path == row.path and row.start_line <= start and end <= row.end_line
+        for name in names
+        for path, start, end, _defined in definitions.get(name, ())
+    )
 
 
 def _starting_in(row: ChunkRow, names: set[str], definitions: dict) -> Iterator[str]:
