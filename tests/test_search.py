@@ -620,7 +620,18 @@ def test_a_name_only_an_older_version_defines_is_found_there() -> None:
     plan = classify("isEmoji")
     rows = {
         1: ChunkRow(
-            1, "src/v3/types.ts", "typescript", 1, 40, "class", "ZodString", "", "", "", "", ""
+            1,
+            "src/v3/types.ts",
+            "typescript",
+            1,
+            40,
+            "class",
+            "ZodString",
+            "",
+            "",
+            "ZodString isEmoji",  # a class's chunk names its members
+            "",
+            "",
         ),
         2: ChunkRow(
             2, "src/v4/schemas.ts", "typescript", 1, 20, "class", "ZodEmoji", "", "", "", "", ""
