@@ -590,8 +590,7 @@ class _Chunker:
         for node in candidates:
             while stack and node.start_byte >= stack[-1][0]:
                 stack.pop()
-            key = (node.start_byte, node.end_byte, node.type)
-            if key in consumed:
+            if _key(node) in consumed:
                 continue  # the inner definition of a wrapper already taken
             parent_name, parent_kind = (stack[-1][2], stack[-1][3]) if stack else ("", "")
             if parent_kind in _FUNCTION_KINDS:
@@ -608,8 +607,7 @@ class _Chunker:
             kind = "test" if suite else kind
             if kind == "test" and node.type not in _DEFINED_BY.get(self.language, {}):
                 name = _test_name(node)  # a test block by its node type (Zig): as it reads
-            if inner is not node:
-                consumed.add((inner.start_byte, inner.end_byte, inner.type))
+            _take_inner(consumed, node, inner)
             if kind == "function" and parent_kind in _CLASS_KINDS:
                 kind = "method"
             definition = _Def(kind, name, self._leading_comment_start(node), _end_row(node), inner)
@@ -648,8 +646,7 @@ class _Chunker:
         # `local pick = function` holds the assignment `pick = function`)
         if name == enclosing.name and node.start_point.row == enclosing.body.start_point.row:
             return
-        if inner is not node:
-            consumed.add((inner.start_byte, inner.end_byte, inner.type))
+        _take_inner(consumed, node, inner)
         self._record(node, inner, kind, name, parent, local=True)
 
     def _record(
@@ -878,6 +875,19 @@ def _inside(node: tree_sitter.Node, ancestor_type: str) -> bool:
             return True
         parent = parent.parent
     return False
+
+
+def _key(node: tree_sitter.Node) -> tuple[int, int, str]:
+    return (node.start_byte, node.end_byte, node.type)
+
+
+def _take_inner(
+    consumed: set[tuple[int, int, str]], node: tree_sitter.Node, inner: tree_sitter.Node
+) -> None:
+    """A wrapper's inner node (``export function f``'s function) is its definition's
+    node: marked taken, so the walk does not meet it again as a definition of its own."""
+    if inner is not node:
+        consumed.add(_key(inner))
 
 
 def _trivial(lines: list[str]) -> bool:
