@@ -457,7 +457,7 @@ def _exact_case(
         return True
     if defines != _HOLDS_START:
         return False
-    return any(short_name(defined) in exact for defined in _starting_in(row, names, definitions))
+    return any(short_name(defined) in exact for defined, _ in _starting_in(row, names, definitions))
 
 
 def _holds_inner(row: ChunkRow, names: set[str], definitions: dict) -> bool:
@@ -468,19 +468,16 @@ def _holds_inner(row: ChunkRow, names: set[str], definitions: dict) -> bool:
     own = {symbol, short_name(symbol), *(n.lower() for n in _short_names(row.symbols))}
     if not own.isdisjoint(names):
         return False
-    return any(
-        path == row.path and row.start_line <= start and end <= row.end_line
-        for name in names
-        for path, start, end, _defined in definitions.get(name, ())
-    )
+    return any(end <= row.end_line for _, end in _starting_in(row, names, definitions))
 
 
-def _starting_in(row: ChunkRow, names: set[str], definitions: dict) -> Iterator[str]:
-    """Names, as defined, of the asked-for definitions whose first line is in the chunk."""
+def _starting_in(row: ChunkRow, names: set[str], definitions: dict) -> Iterator[tuple[str, int]]:
+    """(name as defined, last line) of the asked-for definitions whose first line is in
+    the chunk."""
     for name in names:
-        for path, start, _end, defined in definitions.get(name, ()):
+        for path, start, end, defined in definitions.get(name, ()):
             if path == row.path and row.start_line <= start <= row.end_line:
-                yield defined
+                yield defined, end
 
 
 _NAMED_FOR = 1  # the chunk is named for the definition (one piece of a long one)
