@@ -740,3 +740,26 @@ def test_c_and_cpp_export_macros_do_not_hide_definitions() -> None:
     assert "".join(c.text + "\n" for c in chunks).count("FMT_SO_VISIBILITY") == 1  # text kept
     gtest = 'TEST_F(ParserTest, Empty)\n{\n  EXPECT_TRUE(parse(""));\n}\n'
     assert chunk_text("cpp", gtest)[0][0].text.startswith("TEST_F(ParserTest, Empty)")
+
+
+def test_a_statement_cut_off_by_a_preprocessor_line_is_not_a_definition() -> None:
+    """`#if X` between `}` and `else if (..) {` makes the parser read a function named
+    `if`; C, C++, C# and Java cannot name a definition so."""
+    source = (
+        "namespace N\n{\n    public class Conv\n    {\n"
+        "        public void Write(object value)\n        {\n"
+        "            if (value is DateTime dateTime)\n            {\n"
+        "                text = dateTime.ToString();\n            }\n"
+        "#if HAVE_DATE_TIME_OFFSET\n"
+        "            else if (value is DateTimeOffset offset)\n            {\n"
+        "                text = offset.ToString();\n            }\n"
+        "#endif\n"
+        "        }\n\n"
+        "        public bool CanConvert(Type t) { return true; }\n"
+        "    }\n}\n"
+    )
+    _, definitions = checked_chunks("csharp", source)
+    assert [d.name for d in definitions] == ["N", "Conv", "Write", "CanConvert"]
+    # elsewhere such words can be names: Kotlin's Flow.catch, a PHP method for()
+    kotlin = "fun <T> Flow<T>.catch(action: (Throwable) -> Unit): Flow<T> = this\n"
+    assert [d.name for d in chunk_text("kotlin", kotlin)[1]] == ["catch"]
