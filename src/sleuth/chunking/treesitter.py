@@ -547,7 +547,7 @@ class _Chunker:
     def definition(self, node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
         """(kind, name, node to search for members) when ``node`` is a definition."""
         found = self._definition(node)
-        if found is not None and found[1] in _RESERVED.get(self.language, ()):
+        if found is not None and self.language in _RESERVED_IN and found[1] in _STATEMENT_WORDS:
             return None  # a statement the parser misread (an `else if` cut off by `#if`)
         return found
 
@@ -886,10 +886,10 @@ def _inside(node: tree_sitter.Node, ancestor_type: str) -> bool:
 #: Statement words no definition can be named in these languages. A preprocessor line
 #: between `}` and `else if (..) {` (`#if HAVE_X`, common in C, C++ and C#) makes the
 #: parser read `if (..) { .. }` as a function named `if`.
-_STATEMENT_WORDS = frozenset({"if", "else", "for", "while", "do", "switch", "case", "catch"})
-_RESERVED = {
-    language: _STATEMENT_WORDS | {"return", "sizeof"} for language in ("c", "cpp", "csharp", "java")
-}
+_STATEMENT_WORDS = frozenset(
+    {"if", "else", "for", "while", "do", "switch", "case", "catch", "return", "sizeof"}
+)
+_RESERVED_IN = frozenset({"c", "cpp", "csharp", "java"})
 
 
 def _key(node: tree_sitter.Node) -> tuple[int, int, str]:

@@ -588,14 +588,14 @@ def further_hits(
     file's first kept hit: one file, one list.
     """
     out: list[list[Scored]] = [[] for _ in kept]
+    if not limit:
+        return out
     taken: dict[str, list[tuple[int, int]]] = {}
     first: dict[str, int] = {}
     for at, item in enumerate(kept):
         taken.setdefault(item.row.path, []).append((item.start_line, item.end_line))
         if at < results:
             first.setdefault(item.row.path, at)
-    if not limit:
-        return out
     for item in scored:
         at = first.get(item.row.path)
         if at is None or len(out[at]) >= limit:
