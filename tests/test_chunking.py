@@ -281,6 +281,50 @@ fun <T> ordered(a: T): T
     assert "where?.let" in text and "wherE" not in text
 
 
+def test_kotlin_when_guards_and_annotated_getters_do_not_hide_the_rest_of_the_file() -> None:
+    """Kotlin 2's guard conditions (``is X if cond ->``, over lines inside brackets) and
+    an annotated getter of an untyped property are unknown to the grammar, which then
+    loses everything after them. The parser's copy blanks them; chunks keep the text."""
+    source = """class AutoInc(val delegate: ColumnType) {
+    val identifier
+        @OptIn(InternalApi::class)
+        get() = quote(name)
+
+    private fun resolve(type: IColumnType): String = when (type) {
+        is IntegerColumnType if autoincSeq != null -> "integer"
+        !is LongColumnType if (
+            type.nullable && seq == null
+        ) -> "long"
+        else if fallback -> "auto"
+        else -> guess(type.sqlType())
+    }
+
+    fun render(builder: Builder) {
+        val label = when (kind) {
+            is Text -> if (short) "t" else "text"
+            else -> "other"
+        }
+        builder.add(label)
+    }
+}
+
+class Other {
+    fun sqlType(): String = "x"
+}
+"""
+    chunks, definitions = checked_chunks("kotlin", source)
+    assert {(d.name, d.kind) for d in definitions} >= {
+        ("AutoInc", "class"),
+        ("resolve", "method"),
+        ("render", "method"),
+        ("Other", "class"),
+        ("sqlType", "method"),
+    }
+    text = "\n".join(c.text for c in chunks)
+    assert "is IntegerColumnType if autoincSeq != null ->" in text
+    assert "@OptIn(InternalApi::class)" in text
+
+
 def test_unknown_text_uses_overlapping_windows() -> None:
     source = "\n".join(f"line {i}" for i in range(120))
     chunks, _ = chunk_text("text", source)
@@ -453,8 +497,9 @@ def test_a_c_table_initialised_over_lines_is_a_definition() -> None:
     variable, and a table inside a function, do not define anything to look up."""
     fields = "".join(f"  handler_{i},\n" for i in range(8))
     source = (
+        "#ifdef USE_UNIX_SOCKETS\n"  # a file's code often sits inside one feature test
         "/* The UNIX socket filter. */\n"
-        "struct Curl_cftype Curl_cft_unix = {\n" + fields + "};\n\n"
+        "struct Curl_cftype Curl_cft_unix = {\n" + fields + "};\n#endif\n\n"
         "static int counter = 0;\n\n"
         "int setup(void)\n{\n  static const int order[] = {\n    1,\n    2,\n  };\n"
         "  return order[0];\n}\n"
@@ -465,7 +510,48 @@ def test_a_c_table_initialised_over_lines_is_a_definition() -> None:
         ("setup", "function"),
     }
     table = next(c for c in chunks if c.symbol == "Curl_cft_unix")
-    assert table.text.startswith("/* The UNIX socket filter. */") and "handler_7" in table.text
+    assert "/* The UNIX socket filter. */\nstruct" in table.text and "handler_7" in table.text
+
+
+def test_c_conditionals_inside_a_statement_do_not_hide_the_function() -> None:
+    """``#ifdef`` in the middle of an expression, a condition or a parameter list leaves
+    the grammar without a function; the parser reads the first branch of such a group,
+    as one configuration would compile. Groups between statements stay as written."""
+    source = (
+        "CURLcode ctx_init(struct ctx *octx,\n"
+        "                  int flags\n"
+        "#ifdef DEBUGBUILD\n"
+        "                  , const char *reason\n"
+        "#endif\n"
+        "                  )\n{\n"
+        "  octx->ssl_ctx =\n"
+        "#ifdef HAS_PROVIDERS\n"
+        "    octx->libctx ? new_ex(octx->libctx) :\n"
+        "#endif\n"
+        "    new_plain();\n"
+        "#ifdef USE_SSL\n"
+        "  if(!supported(octx))\n"
+        "#endif\n"
+        "    if(is_https(octx)) {\n"
+        "      return 1;\n"
+        "    }\n"
+        "  return 0;\n}\n\n"
+        "const struct backend *current =\n"
+        "#ifdef WITH_MULTI\n  &backend_multi;\n#elif defined(USE_WOLF)\n  &backend_wolf;\n"
+        '#else\n#error "no backend"\n#endif\n\n'
+        "static const struct backend *available[] = {\n"
+        "#ifdef USE_WOLF\n  &backend_wolf,\n#endif\n#ifdef USE_OPENSSL\n  &backend_openssl,\n"
+        "#endif\n  NULL\n};\n\n"
+        "int cleanup(void)\n{\n#ifdef USE_WOLF\n  wolf_cleanup();\n#else\n  plain_cleanup();\n"
+        "#endif\n  return 0;\n}\n"
+    )
+    chunks, definitions = checked_chunks("c", source)
+    assert {(d.name, d.kind) for d in definitions} == {
+        ("ctx_init", "function"),
+        ("available", "constant"),
+        ("cleanup", "function"),
+    }
+    assert "#ifdef HAS_PROVIDERS" in next(c.text for c in chunks if c.symbol == "ctx_init")
 
 
 def test_swift_computed_properties_and_keyword_members_are_definitions() -> None:
@@ -739,6 +825,14 @@ def test_c_and_cpp_export_macros_do_not_hide_definitions() -> None:
     assert not {name for name, _ in found if name.isupper() or name == "namespace"}
     assert "".join(c.text + "\n" for c in chunks).count("FMT_SO_VISIBILITY") == 1  # text kept
     gtest = 'TEST_F(ParserTest, Empty)\n{\n  EXPECT_TRUE(parse(""));\n}\n'
+    annotated = (  # thread-safety annotations after the parameters
+        "class Counter {\n public:\n  void Add(int v) ABSL_LOCKS_EXCLUDED(mu_) {\n"
+        "    total_ += v;\n  }\n  int Total() const ABSL_SHARED_LOCKS_REQUIRED(mu_);\n"
+        " private:\n  int total_;\n};\n\n"
+        "int Counter::Total() const ABSL_NO_THREAD_SAFETY_ANALYSIS {\n  return total_;\n}\n"
+    )
+    found = {(d.name, d.kind) for d in checked_chunks("cpp", annotated)[1]}
+    assert found == {("Counter", "class"), ("Add", "method"), ("Counter::Total", "function")}
     assert chunk_text("cpp", gtest)[0][0].text.startswith("TEST_F(ParserTest, Empty)")
 
 

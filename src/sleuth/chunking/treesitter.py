@@ -21,6 +21,7 @@ import tree_sitter
 from .. import config
 from ..languages import parser_for
 from .base import TEST_MODULES, Chunk, Definition, signature_of
+from .parser_copy import parser_source
 
 _C_LIKE = {
     "function_definition": "function",
@@ -389,7 +390,10 @@ def _c_table(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None
     """A file-level variable initialised over several lines: ``struct Curl_cftype
     Curl_cft_unix = { "UNIX", .. }``, a table of handlers or names; C's way to define a
     vtable or a lookup table."""
-    if node.parent is None or node.parent.type not in ("translation_unit", "declaration_list"):
+    parent = node.parent
+    while parent is not None and parent.type.startswith("preproc_"):  # `#ifdef USE_X` ..
+        parent = parent.parent
+    if parent is None or parent.type not in ("translation_unit", "declaration_list"):
         return None
     declarator = node.child_by_field_name("declarator")
     if declarator is None or declarator.type != "init_declarator":
@@ -911,70 +915,11 @@ def _trivial(lines: list[str]) -> bool:
     return len(content) <= 3 or content in ("end", "endend", "}end")
 
 
-#: Grammar quirks: rewrites of the parser's copy of a file, each keeping every offset
-#: (chunk text always comes from the file itself). tree-sitter-kotlin reads a statement
-#: that starts with a variable named ``where`` (``where?.let { ... }``, ``where = ...``,
-#: common in query builders) as a type-constraint clause and loses the rest of the file.
-_KOTLIN_WHERE = re.compile(r"(?m)^([ \t]*)where(?=[ \t]*(?:\?\.|\.|=(?!=)))")
-
-#: C and C++ export, visibility and constexpr macros the grammars cannot know hide the
-#: definitions they decorate: ``class FMT_SO_VISIBILITY("default") format_error`` (read
-#: as a class named for the macro), ``FMT_API void print(..)``, ``FMT_EXPORT template
-#: <..> class X`` and ``FMT_CONSTEXPR typed_node(..)`` (read as expressions), and
-#: ``FMT_BEGIN_NAMESPACE`` alone on a line (read as the type of the namespace after it).
-#: Such a name is upper case with an underscore, perhaps with arguments. It is blanked
-#: where it stands before another name, or alone on a line (unless a ``{`` line follows:
-#: gtest's ``TEST_F(Suite, Name)``), or between ``if`` and its condition (``if
-#: FMT_CONSTEXPR20 (cond)``, a macro for ``constexpr``; ``if UNLIKELY(x)`` reads as ``if
-#: (x)``), never in preprocessor lines. The first character is matched before the
-#: look-behind so that the scan can skip ahead (4x faster).
-_C_SPECIFIER = re.compile(
-    r"[A-Z](?<![\w.>:][A-Z])[A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?(?=[ \t]+[A-Za-z_~])"
-)
-_C_ALONE = re.compile(
-    r"(?m)^[ \t]*[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?[ \t]*$(?![\n\r]+[ \t]*\{)"
-)
-_C_AFTER_IF = re.compile(r"(?<=\bif )[A-Z][A-Z0-9]*_[A-Z0-9_]*(?=[ \t]*\()")
-#: Preprocessor lines, with their continuations: left as they are.
-_C_DIRECTIVE = re.compile(r"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
-
-
-def _spaces(match: re.Match[str]) -> str:
-    return " " * len(match.group(0))
-
-
-def _blank_c_macros(text: str) -> str:
-    """Substitutions that keep every offset, then the preprocessor lines put back."""
-    if "_" not in text:
-        return text
-    out = _C_AFTER_IF.sub(_spaces, _C_SPECIFIER.sub(_spaces, _C_ALONE.sub(_spaces, text)))
-    if out == text:
-        return text
-    parts, at = [], 0
-    for directive in _C_DIRECTIVE.finditer(text):
-        parts += [out[at : directive.start()], directive.group(0)]
-        at = directive.end()
-    parts.append(out[at:])
-    return "".join(parts)
-
-
-_PARSE_REWRITES: dict[str, Callable[[str], str]] = {
-    "kotlin": lambda text: _KOTLIN_WHERE.sub(r"\1wherE", text),
-    "c": _blank_c_macros,
-    "cpp": _blank_c_macros,
-}
-
-
-def _parser_source(language: str, text: str) -> bytes:
-    rewrite = _PARSE_REWRITES.get(language)
-    return (rewrite(text) if rewrite is not None else text).encode("utf-8")
-
-
 def treesitter_chunks(
     parser: tree_sitter.Parser, language: str, text: str
 ) -> tuple[list[Chunk], list[Definition]]:
     """Chunks and the full list of definitions of one file."""
-    tree = parser.parse(_parser_source(language, text))
+    tree = parser.parse(parser_source(language, text))
     lines = text.split("\n")
     chunker = _Chunker(language, lines)
     chunks = chunker.chunks(tree.root_node)

@@ -1,0 +1,207 @@
+"""What the grammar reads: a copy of the file with constructs it cannot parse blanked.
+
+Each rewrite keeps every offset (same length, same line breaks), so nodes map back to the
+file's own lines; chunk text always comes from the file itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+#: tree-sitter-kotlin reads a statement
+#: that starts with a variable named ``where`` (``where?.let { ... }``, ``where = ...``,
+#: common in query builders) as a type-constraint clause and loses the rest of the file.
+_KOTLIN_WHERE = re.compile(r"(?m)^([ \t]*)where(?=[ \t]*(?:\?\.|\.|=(?!=)))")
+#: Kotlin 2's guard conditions on ``when`` branches (``is Column<*> if isEntityId() ->``,
+#: ``else if ready ->``) are unknown to the grammar, which then loses the rest of the
+#: file. The guard, from its ``if`` to the branch's ``->``, is blanked; it may span lines
+#: inside brackets, but holds no ``{`` or line break outside them.
+_KOTLIN_GUARD = re.compile(r"(?m)^[ \t]*(?:!?is|!?in|else)\b(?:(?!->)[^\n{}])*?[ \t](if)\b")
+_GUARD_MAX_CHARS = 600
+#: An annotated getter of a property declared without a type (``val id`` then
+#: ``@OptIn(X::class) get() = ..``) loses the rest of the file too: the annotation is
+#: blanked.
+_KOTLIN_ACCESSOR_ANNOTATION = re.compile(
+    r"@[\w.]+(?![\w.])(?:\((?:[^()\n]|\([^()\n]*\))*\))?(?=\s*get[ \t]*\()"
+)
+
+
+def _rewrite_kotlin(text: str) -> str:
+    text = _KOTLIN_WHERE.sub(r"\1wherE", text)
+    if "@" in text:
+        text = _KOTLIN_ACCESSOR_ANNOTATION.sub(_spaces, text)
+    if " if" not in text:
+        return text
+    parts, at = [], 0
+    for match in _KOTLIN_GUARD.finditer(text):
+        start = match.start(1)
+        end = _guard_end(text, start + 2)
+        if end is not None and start >= at:
+            parts += [text[at:start], re.sub(r"[^\n]", " ", text[start:end])]
+            at = end
+    return "".join([*parts, text[at:]]) if parts else text
+
+
+def _guard_end(text: str, at: int) -> int | None:
+    """Where the ``->`` closing a guard starts, or None when this is no guard."""
+    depth = 0
+    for index in range(at, min(len(text), at + _GUARD_MAX_CHARS)):
+        char = text[index]
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif depth == 0 and char in "{}\n":
+            return None
+        elif depth == 0 and text.startswith("->", index):
+            return index
+    return None
+
+
+#: C and C++ export, visibility and constexpr macros the grammars cannot know hide the
+#: definitions they decorate: ``class FMT_SO_VISIBILITY("default") format_error`` (read
+#: as a class named for the macro), ``FMT_API void print(..)``, ``FMT_EXPORT template
+#: <..> class X`` and ``FMT_CONSTEXPR typed_node(..)`` (read as expressions), and
+#: ``FMT_BEGIN_NAMESPACE`` alone on a line (read as the type of the namespace after it).
+#: Such a name is upper case with an underscore, perhaps with arguments. It is blanked
+#: where it stands before another name, or alone on a line (unless a ``{`` line follows:
+#: gtest's ``TEST_F(Suite, Name)``), or between ``if`` and its condition (``if
+#: FMT_CONSTEXPR20 (cond)``, a macro for ``constexpr``; ``if UNLIKELY(x)`` reads as ``if
+#: (x)``), never in preprocessor lines. The first character is matched before the
+#: look-behind so that the scan can skip ahead (4x faster).
+_C_SPECIFIER = re.compile(
+    r"[A-Z](?<![\w.>:][A-Z])[A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?(?=[ \t]+[A-Za-z_~])"
+)
+_C_ALONE = re.compile(
+    r"(?m)^[ \t]*[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?[ \t]*$(?![\n\r]+[ \t]*\{)"
+)
+_C_AFTER_IF = re.compile(r"(?<=\bif )[A-Z][A-Z0-9]*_[A-Z0-9_]*(?=[ \t]*\()")
+#: ... and after a declarator's parameters (and qualifiers), on their line: ``int f(void)
+#: WARN_UNUSED_RESULT;``, ``void Add(int v) ABSL_LOCKS_EXCLUDED(mu_) {``
+_C_AFTER_PARAMETERS = re.compile(
+    r"(?<=\))((?:[ \t]+(?:const|noexcept|override|final))*[ \t]+)"
+    r"([A-Z][A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?)(?=[ \t]*(?:;|\{|\n[ \t]*\{))"
+)
+#: Preprocessor lines, with their continuations: left as they are.
+_C_DIRECTIVE = re.compile(r"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
+
+
+def _spaces(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
+
+
+def _blank_c_macros(text: str) -> str:
+    """Substitutions that keep every offset, then the preprocessor lines put back."""
+    if "_" not in text:
+        return text
+    out = _C_AFTER_IF.sub(_spaces, _C_SPECIFIER.sub(_spaces, _C_ALONE.sub(_spaces, text)))
+    out = _C_AFTER_PARAMETERS.sub(lambda m: m.group(1) + " " * len(m.group(2)), out)
+    if out == text:
+        return text
+    parts, at = [], 0
+    for directive in _C_DIRECTIVE.finditer(text):
+        parts += [out[at : directive.start()], directive.group(0)]
+        at = directive.end()
+    parts.append(out[at:])
+    return "".join(parts)
+
+
+#: A conditional group (``#if`` .. ``#endif``) that opens in the middle of a statement
+#: (``x =`` / ``if(a)`` / a parameter list, then ``#ifdef``) breaks the grammar's reading
+#: of the whole function. In such a group the directive lines are blanked and so is the
+#: code of every branch after the first: the parser reads one configuration, as a
+#: compiler would. Groups between statements stay as they are.
+_C_CONDITIONAL = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
+_C_INITIALIZER = re.compile(r"[=,(]\s*\{$")
+
+
+def _between_statements(code: str) -> bool:
+    """Whether a line of code ends a statement, a block or a label (an initializer's
+    ``= {`` does not)."""
+    return not code or code[-1] in ";}:" or (code[-1] == "{" and not _C_INITIALIZER.search(code))
+
+
+def _blank_inline_conditionals(text: str) -> str:
+    if "#" not in text:
+        return text
+    lines = text.split("\n")
+    groups: list[list[bool]] = []  # per open group: [opened mid-statement, past its first branch]
+    last = ""  # the last line of code read, without comments
+    in_comment = continued = blank_continued = False
+    blank: list[int] = []
+    for number, line in enumerate(lines):
+        if continued:  # a directive's continuation line goes with it
+            continued = line.endswith("\\")
+            if blank_continued:
+                blank.append(number)
+            continue
+        hidden = any(inline and later for inline, later in groups)
+        match = None if in_comment else _C_CONDITIONAL.match(line)
+        if match is not None:
+            word = match.group(1)
+            if word.startswith("if"):
+                groups.append([not _between_statements(last), False])
+            elif groups and word != "endif":
+                groups[-1][1] = True
+            blanked = hidden or bool(groups and groups[-1][0])
+            if word == "endif" and groups:
+                groups.pop()
+        else:
+            code, in_comment = _code_of(line, in_comment)
+            blanked = hidden
+            if not code.startswith("#"):  # code, a comment or nothing
+                if blanked:
+                    blank.append(number)
+                elif code:
+                    last = code
+                continue
+        # a directive line
+        if blanked:
+            blank.append(number)
+        continued, blank_continued = line.endswith("\\"), blanked
+    if not blank:
+        return text
+    for number in blank:
+        lines[number] = " " * len(lines[number])
+    return "\n".join(lines)
+
+
+def _code_of(line: str, in_comment: bool) -> tuple[str, bool]:
+    """A line's code without its comments (roughly: no string awareness), stripped."""
+    out, at = [], 0
+    while at < len(line):
+        if in_comment:
+            end = line.find("*/", at)
+            if end < 0:
+                return "".join(out).strip(), True
+            at, in_comment = end + 2, False
+            continue
+        start = line.find("/*", at)
+        line_comment = line.find("//", at)
+        if line_comment >= 0 and (start < 0 or line_comment < start):
+            out.append(line[at:line_comment])
+            break
+        if start < 0:
+            out.append(line[at:])
+            break
+        out.append(line[at:start])
+        at, in_comment = start + 2, True
+    return "".join(out).strip(), in_comment
+
+
+def _rewrite_c(text: str) -> str:
+    return _blank_inline_conditionals(_blank_c_macros(text))
+
+
+_PARSE_REWRITES: dict[str, Callable[[str], str]] = {
+    "kotlin": _rewrite_kotlin,
+    "c": _rewrite_c,
+    "cpp": _rewrite_c,
+}
+
+
+def parser_source(language: str, text: str) -> bytes:
+    """The bytes the parser reads: the file, with its language's quirks rewritten."""
+    rewrite = _PARSE_REWRITES.get(language)
+    return (rewrite(text) if rewrite is not None else text).encode("utf-8")
