@@ -282,9 +282,10 @@ fun <T> ordered(a: T): T
 
 
 def test_kotlin_when_guards_and_annotated_getters_do_not_hide_the_rest_of_the_file() -> None:
-    """Kotlin 2's guard conditions (``is X if cond ->``, over lines inside brackets) and
-    an annotated getter of an untyped property are unknown to the grammar, which then
-    loses everything after them. The parser's copy blanks them; chunks keep the text."""
+    """Kotlin 2's guard conditions (``is X if cond ->``, over lines inside brackets), an
+    annotated getter of an untyped property, an annotated primary constructor on its own
+    line and a name ``suspend`` are unknown to the grammar, which then loses everything
+    after them. The parser's copy blanks or renames them; chunks keep the text."""
     source = """class AutoInc(val delegate: ColumnType) {
     val identifier
         @OptIn(InternalApi::class)
@@ -311,6 +312,14 @@ def test_kotlin_when_guards_and_annotated_getters_do_not_hide_the_rest_of_the_fi
 class Other {
     fun sqlType(): String = "x"
 }
+
+@JvmInline
+public value class Outcome<out T>
+@PublishedApi internal constructor(@PublishedApi internal val holder: Any?) {
+    fun acquire(waiter: Waiter) = acquire(waiter, suspend = { cont -> add(cont) })
+}
+
+fun release() = 1
 """
     chunks, definitions = checked_chunks("kotlin", source)
     assert {(d.name, d.kind) for d in definitions} >= {
@@ -319,6 +328,9 @@ class Other {
         ("render", "method"),
         ("Other", "class"),
         ("sqlType", "method"),
+        ("Outcome", "class"),
+        ("acquire", "method"),
+        ("release", "function"),
     }
     text = "\n".join(c.text for c in chunks)
     assert "is IntegerColumnType if autoincSeq != null ->" in text
@@ -543,14 +555,24 @@ def test_c_conditionals_inside_a_statement_do_not_hide_the_function() -> None:
         "#ifdef USE_WOLF\n  &backend_wolf,\n#endif\n#ifdef USE_OPENSSL\n  &backend_openssl,\n"
         "#endif\n  NULL\n};\n\n"
         "int cleanup(void)\n{\n#ifdef USE_WOLF\n  wolf_cleanup();\n#else\n  plain_cleanup();\n"
-        "#endif\n  return 0;\n}\n"
+        "#endif\n  return 0;\n}\n\n"
+        "static bool match_auth(struct conn *conn)\n{\n  if(wanted) {\n"
+        "#ifdef USE_SPNEGO\n"  # each branch opens the block the code after it closes
+        "    if((conn->ntlm == NONE)\n       && (conn->negotiate == NONE)) {\n"
+        "#else\n    if(conn->ntlm == NONE) {\n#endif\n"
+        "      found = conn;\n    }\n    return FALSE;\n  }\n  return TRUE;\n}\n\n"
+        "#ifdef _WIN32\nint open_file(const wchar_t *name)\n{\n  return wopen(name);\n}\n"
+        "#else\nint open_file(const char *name)\n{\n  return open(name);\n}\n#endif\n"
     )
     chunks, definitions = checked_chunks("c", source)
     assert {(d.name, d.kind) for d in definitions} == {
         ("ctx_init", "function"),
         ("available", "constant"),
         ("cleanup", "function"),
+        ("match_auth", "function"),
+        ("open_file", "function"),
     }
+    assert sum(d.name == "open_file" for d in definitions) == 2  # whole branches: both read
     assert "#ifdef HAS_PROVIDERS" in next(c.text for c in chunks if c.symbol == "ctx_init")
 
 

@@ -9,10 +9,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .c_conditionals import one_configuration
+
 #: tree-sitter-kotlin reads a statement
 #: that starts with a variable named ``where`` (``where?.let { ... }``, ``where = ...``,
 #: common in query builders) as a type-constraint clause and loses the rest of the file.
 _KOTLIN_WHERE = re.compile(r"(?m)^([ \t]*)where(?=[ \t]*(?:\?\.|\.|=(?!=)))")
+#: ... and a name ``suspend`` (a named argument ``suspend = { .. }``, ``val suspend``)
+#: as the start of a suspending function type.
+_KOTLIN_SUSPEND_NAME = re.compile(r"\bsuspend(?=[ \t]*(?:=(?!=)|\?\.|\.|,|\)|:))")
 #: Kotlin 2's guard conditions on ``when`` branches (``is Column<*> if isEntityId() ->``,
 #: ``else if ready ->``) are unknown to the grammar, which then loses the rest of the
 #: file. The guard, from its ``if`` to the branch's ``->``, is blanked; it may span lines
@@ -25,12 +30,21 @@ _GUARD_MAX_CHARS = 600
 _KOTLIN_ACCESSOR_ANNOTATION = re.compile(
     r"@[\w.]+(?![\w.])(?:\((?:[^()\n]|\([^()\n]*\))*\))?(?=\s*get[ \t]*\()"
 )
+#: ... and so does an annotated primary constructor on the line after its class
+#: (``value class Result<T>`` then ``@PublishedApi internal constructor(..)``).
+_KOTLIN_CONSTRUCTOR_ANNOTATION = re.compile(
+    r"@[\w.]+(?![\w.])(?:\([^()\n]*\))?(?=[ \t]+(?:(?:public|internal|private|protected)"
+    r"[ \t]+)?constructor\b)"
+)
 
 
 def _rewrite_kotlin(text: str) -> str:
     text = _KOTLIN_WHERE.sub(r"\1wherE", text)
+    if "suspend" in text:
+        text = _KOTLIN_SUSPEND_NAME.sub("suspenD", text)
     if "@" in text:
         text = _KOTLIN_ACCESSOR_ANNOTATION.sub(_spaces, text)
+        text = _KOTLIN_CONSTRUCTOR_ANNOTATION.sub(_spaces, text)
     if " if" not in text:
         return text
     parts, at = [], 0
@@ -107,91 +121,8 @@ def _blank_c_macros(text: str) -> str:
     return "".join(parts)
 
 
-#: A conditional group (``#if`` .. ``#endif``) that opens in the middle of a statement
-#: (``x =`` / ``if(a)`` / a parameter list, then ``#ifdef``) breaks the grammar's reading
-#: of the whole function. In such a group the directive lines are blanked and so is the
-#: code of every branch after the first: the parser reads one configuration, as a
-#: compiler would. Groups between statements stay as they are.
-_C_CONDITIONAL = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
-_C_INITIALIZER = re.compile(r"[=,(]\s*\{$")
-
-
-def _between_statements(code: str) -> bool:
-    """Whether a line of code ends a statement, a block or a label (an initializer's
-    ``= {`` does not)."""
-    return not code or code[-1] in ";}:" or (code[-1] == "{" and not _C_INITIALIZER.search(code))
-
-
-def _blank_inline_conditionals(text: str) -> str:
-    if "#" not in text:
-        return text
-    lines = text.split("\n")
-    groups: list[list[bool]] = []  # per open group: [opened mid-statement, past its first branch]
-    last = ""  # the last line of code read, without comments
-    in_comment = continued = blank_continued = False
-    blank: list[int] = []
-    for number, line in enumerate(lines):
-        if continued:  # a directive's continuation line goes with it
-            continued = line.endswith("\\")
-            if blank_continued:
-                blank.append(number)
-            continue
-        hidden = any(inline and later for inline, later in groups)
-        match = None if in_comment else _C_CONDITIONAL.match(line)
-        if match is not None:
-            word = match.group(1)
-            if word.startswith("if"):
-                groups.append([not _between_statements(last), False])
-            elif groups and word != "endif":
-                groups[-1][1] = True
-            blanked = hidden or bool(groups and groups[-1][0])
-            if word == "endif" and groups:
-                groups.pop()
-        else:
-            code, in_comment = _code_of(line, in_comment)
-            blanked = hidden
-            if not code.startswith("#"):  # code, a comment or nothing
-                if blanked:
-                    blank.append(number)
-                elif code:
-                    last = code
-                continue
-        # a directive line
-        if blanked:
-            blank.append(number)
-        continued, blank_continued = line.endswith("\\"), blanked
-    if not blank:
-        return text
-    for number in blank:
-        lines[number] = " " * len(lines[number])
-    return "\n".join(lines)
-
-
-def _code_of(line: str, in_comment: bool) -> tuple[str, bool]:
-    """A line's code without its comments (roughly: no string awareness), stripped."""
-    out, at = [], 0
-    while at < len(line):
-        if in_comment:
-            end = line.find("*/", at)
-            if end < 0:
-                return "".join(out).strip(), True
-            at, in_comment = end + 2, False
-            continue
-        start = line.find("/*", at)
-        line_comment = line.find("//", at)
-        if line_comment >= 0 and (start < 0 or line_comment < start):
-            out.append(line[at:line_comment])
-            break
-        if start < 0:
-            out.append(line[at:])
-            break
-        out.append(line[at:start])
-        at, in_comment = start + 2, True
-    return "".join(out).strip(), in_comment
-
-
 def _rewrite_c(text: str) -> str:
-    return _blank_inline_conditionals(_blank_c_macros(text))
+    return one_configuration(_blank_c_macros(text))
 
 
 _PARSE_REWRITES: dict[str, Callable[[str], str]] = {

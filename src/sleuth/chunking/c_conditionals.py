@@ -1,0 +1,192 @@
+"""C and C++ conditional groups the grammar cannot read, reduced to one configuration.
+
+tree-sitter's C grammars understand ``#if`` .. ``#endif`` between statements whose
+branches are each whole. Real code also puts them inside a statement (``x =`` /
+``if(a)`` / a parameter list, then ``#ifdef``) or gives each branch its own opening
+line of a shared block (``#ifdef A`` / ``if(a && b) {`` / ``#else`` / ``if(a) {`` /
+``#endif``); the grammar then loses the whole function. For such a group the parser's
+copy keeps only the first branch, as one configuration would compile, with its
+directive lines and the other branches blanked. Every offset is kept.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_CONDITIONAL = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
+_DIRECTIVE = re.compile(r"[ \t]*#")
+_INITIALIZER = re.compile(r"[=,(]\s*\{$")
+#: Only a short branch is judged by its braces: the unreadable patterns are a line or
+#: two each (``if(a && b) {`` against ``if(a) {``), while a file-wide ``#ifdef USE_X``
+#: holds nested groups whose branches the count cannot pair exactly.
+_SMALL_BRANCH = 30
+_STRINGS = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
+
+
+@dataclass
+class _Group:
+    start: int  # the #if line
+    first_end: int  # the line closing the first branch (#elif, #else or #endif)
+    end: int  # the #endif line (the last line when unclosed)
+
+
+@dataclass
+class _Lines:
+    """Each line classified once: its code (no comments), or the directive it belongs to."""
+
+    code: list[str]
+    conditional: list[str | None]  # #if / #else / ... word, on the directive's first line
+    directive: list[bool]  # any preprocessor line, continuations included
+    continuation: list[bool]  # a directive's line after a backslash
+
+
+def one_configuration(text: str) -> str:
+    """``text`` with the conditional groups the grammar cannot read reduced to their
+    first branch (same length, same line breaks)."""
+    if "#" not in text:
+        return text
+    lines = text.split("\n")
+    read = _classify(lines)
+    groups = _groups(read)
+    if not groups:
+        return text
+    blank = _blanked(read, groups)
+    if not blank:
+        return text
+    for number in blank:
+        lines[number] = " " * len(lines[number])
+    return "\n".join(lines)
+
+
+def _classify(lines: list[str]) -> _Lines:
+    count = len(lines)
+    read = _Lines([""] * count, [None] * count, [False] * count, [False] * count)
+    in_comment = continued = False
+    for number, line in enumerate(lines):
+        if continued:
+            read.directive[number] = read.continuation[number] = True
+            continued = line.endswith("\\")
+            continue
+        if not in_comment and _DIRECTIVE.match(line):
+            read.directive[number] = True
+            match = _CONDITIONAL.match(line)
+            read.conditional[number] = match.group(1) if match else None
+            continued = line.endswith("\\")
+            continue
+        read.code[number], in_comment = _code_of(line, in_comment)
+    return read
+
+
+def _groups(read: _Lines) -> dict[int, _Group]:
+    """Every conditional group, by the line of its ``#if``."""
+    groups: dict[int, _Group] = {}
+    open_groups: list[_Group] = []
+    for number, word in enumerate(read.conditional):
+        if word is None:
+            continue
+        if word.startswith("if"):
+            open_groups.append(_Group(number, -1, -1))
+            continue
+        if not open_groups:
+            continue
+        group = open_groups[-1]
+        if group.first_end < 0:
+            group.first_end = number
+        if word == "endif":
+            group.end = number
+            groups[group.start] = open_groups.pop()
+    last = len(read.code) - 1
+    for group in open_groups:  # unclosed: to the end of the file
+        group.first_end = last if group.first_end < 0 else group.first_end
+        group.end = last
+        groups[group.start] = group
+    return groups
+
+
+def _blanked(read: _Lines, groups: dict[int, _Group]) -> list[int]:
+    """Line numbers to blank: the directives and later branches of unreadable groups."""
+    blank: list[int] = []
+    reduced: list[_Group] = []  # open groups kept to their first branch
+    last = ""  # the last line of code the parser reads
+    continuing = False  # the directive this continuation line belongs to is blanked
+    for number, code in enumerate(read.code):
+        if read.continuation[number]:
+            if continuing:
+                blank.append(number)
+            continue
+        while reduced and number > reduced[-1].end:
+            reduced.pop()
+        hidden = any(group.first_end <= number for group in reduced)
+        group = groups.get(number)
+        if group is not None and not hidden and _unreadable(read, groups, group, last):
+            reduced.append(group)
+            hidden = True  # its #if line
+        if hidden:
+            blank.append(number)
+        elif code:
+            last = code
+        continuing = hidden and read.directive[number]
+    return blank
+
+
+def _unreadable(read: _Lines, groups: dict[int, _Group], group: _Group, last: str) -> bool:
+    """Whether the grammar cannot read the group as written: it opens inside a
+    statement, or its first branch leaves a block or a statement open."""
+    if not _between_statements(last):
+        return True
+    branch = _first_branch_code(read, groups, group)
+    if not branch or len(branch) > _SMALL_BRANCH:
+        return False
+    braces = sum(code.count("{") - code.count("}") for code in map(_without_strings, branch))
+    return braces != 0 or not _between_statements(branch[-1])
+
+
+def _first_branch_code(read: _Lines, groups: dict[int, _Group], group: _Group) -> list[str]:
+    """The code lines of a group's first branch, nested groups read to their first
+    branch too (the parser may see the others, but they mirror the first)."""
+    code: list[str] = []
+    number = group.start + 1
+    while number < group.first_end:
+        nested = groups.get(number)
+        if nested is not None:
+            code += _first_branch_code(read, groups, nested)
+            number = nested.end + 1
+            continue
+        if read.code[number] and not read.directive[number]:
+            code.append(read.code[number])
+        number += 1
+    return code
+
+
+def _between_statements(code: str) -> bool:
+    """Whether a line of code ends a statement, a block or a label (an initializer's
+    ``= {`` does not)."""
+    return not code or code[-1] in ";}:" or (code[-1] == "{" and not _INITIALIZER.search(code))
+
+
+def _without_strings(code: str) -> str:
+    return _STRINGS.sub('""', code) if '"' in code or "'" in code else code
+
+
+def _code_of(line: str, in_comment: bool) -> tuple[str, bool]:
+    """A line's code without its comments (roughly: no string awareness), stripped."""
+    out, at = [], 0
+    while at < len(line):
+        if in_comment:
+            end = line.find("*/", at)
+            if end < 0:
+                return "".join(out).strip(), True
+            at, in_comment = end + 2, False
+            continue
+        start = line.find("/*", at)
+        line_comment = line.find("//", at)
+        if line_comment >= 0 and (start < 0 or line_comment < start):
+            out.append(line[at:line_comment])
+            break
+        if start < 0:
+            out.append(line[at:])
+            break
+        out.append(line[at:start])
+        at, in_comment = start + 2, True
+    return "".join(out).strip(), in_comment
