@@ -846,7 +846,6 @@ def test_c_and_cpp_export_macros_do_not_hide_definitions() -> None:
     assert {("push_back", "method"), ("clear", "method")} <= found  # after `if MACRO (..)`
     assert not {name for name, _ in found if name.isupper() or name == "namespace"}
     assert "".join(c.text + "\n" for c in chunks).count("FMT_SO_VISIBILITY") == 1  # text kept
-    gtest = 'TEST_F(ParserTest, Empty)\n{\n  EXPECT_TRUE(parse(""));\n}\n'
     annotated = (  # thread-safety annotations after the parameters
         "class Counter {\n public:\n  void Add(int v) ABSL_LOCKS_EXCLUDED(mu_) {\n"
         "    total_ += v;\n  }\n  int Total() const ABSL_SHARED_LOCKS_REQUIRED(mu_);\n"
@@ -855,7 +854,12 @@ def test_c_and_cpp_export_macros_do_not_hide_definitions() -> None:
     )
     found = {(d.name, d.kind) for d in checked_chunks("cpp", annotated)[1]}
     assert found == {("Counter", "class"), ("Add", "method"), ("Counter::Total", "function")}
-    assert chunk_text("cpp", gtest)[0][0].text.startswith("TEST_F(ParserTest, Empty)")
+    gtest = 'TEST_F(ParserTest, Empty)\n{\n  EXPECT_TRUE(parse(""));\n}\n'
+    test_chunks, test_definitions = chunk_text("cpp", gtest)
+    assert test_chunks[0].text.startswith("TEST_F(ParserTest, Empty)")
+    # a gtest test is a test named as gtest names it, not a function named TEST_F
+    assert (test_chunks[0].kind, test_chunks[0].symbol) == ("test", "test ParserTest.Empty")
+    assert test_definitions == []
 
 
 def test_a_statement_cut_off_by_a_preprocessor_line_is_not_a_definition() -> None:

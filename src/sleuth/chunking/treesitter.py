@@ -481,9 +481,23 @@ def _leads(sibling: tree_sitter.Node) -> bool:
 
 
 def _test_name(node: tree_sitter.Node) -> str:
-    """How a test block reads in the source: ``test "parses dates"``, ``test Parser``."""
+    """How a test block reads in the source: ``test "parses dates"``, ``test Parser``,
+    ``test Mutex.DeadlockIdBug`` (gtest's ``TEST(Mutex, DeadlockIdBug)``)."""
+    if node.type == "function_definition":
+        declarator = node.child_by_field_name("declarator")
+        parameters = declarator.child_by_field_name("parameters") if declarator else None
+        named = parameters.named_children if parameters is not None else []
+        words = [" ".join(_text(parameter).split()) for parameter in named]
+        return f"test {'.'.join(words)}"[:120] if words else "test"
     label = next((c for c in node.named_children if c.type in ("string", "identifier")), None)
     return f"test {_text(label)}"[:120] if label is not None else "test"
+
+
+#: C++ test frameworks' macros that read to the grammar as a function definition.
+_C_TEST_MACROS = frozenset(
+    {"TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P", "BOOST_AUTO_TEST_CASE"}
+    | {"BOOST_FIXTURE_TEST_CASE", "BOOST_DATA_TEST_CASE"}
+)
 
 
 @dataclass
@@ -553,6 +567,8 @@ class _Chunker:
         found = self._definition(node)
         if found is not None and self.language in _RESERVED_IN and found[1] in _STATEMENT_WORDS:
             return None  # a statement the parser misread (an `else if` cut off by `#if`)
+        if found is not None and self.language in ("c", "cpp") and found[1] in _C_TEST_MACROS:
+            return "test", "", found[2]  # TEST(Suite, Name) { .. }: a test, named below
         return found
 
     def _definition(self, node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
