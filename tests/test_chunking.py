@@ -619,6 +619,27 @@ def test_a_rust_type_declared_inside_a_macro_call_is_a_definition() -> None:
     assert "field_5" in next(c for c in chunks if c.symbol == "RouteFuture").text
 
 
+def test_rust_items_inside_a_configuration_macro_are_definitions() -> None:
+    """tokio gates items behind macros of its own (`cfg_rt! { pub fn spawn .. }`), whose
+    bodies the grammar keeps as tokens; the wrapper is read past. `cfg_if!` has a syntax
+    of its own and is left alone."""
+    source = (
+        "cfg_io_std! {\n    /// A handle to the standard output.\n"
+        "    pub fn stdout() -> Stdout {\n        let open = '{';\n        let close = \"}\";\n"
+        "        Stdout { inner: 1 }\n    }\n}\n\n"
+        "impl Handle {\n    cfg_rt! {\n"
+        "        pub(crate) fn spawn<'a>(&'a self) -> u8 {\n            1\n        }\n    }\n}\n\n"
+        "cfg_if! {\n    if #[cfg(unix)] {\n        fn unix_only() {}\n    }\n}\n"
+    )
+    chunks, definitions = checked_chunks("rust", source)
+    assert {(d.name, d.kind, d.parent) for d in definitions} == {
+        ("stdout", "function", ""),
+        ("Handle", "impl", ""),
+        ("spawn", "method", "Handle"),
+    }
+    assert next(c for c in chunks if c.symbol == "stdout").text.startswith("cfg_io_std! {")
+
+
 def test_a_rust_impl_for_a_reference_is_named_for_the_type() -> None:
     """`impl IntoIterator for &'a RawPathParams` implements for RawPathParams: its
     methods are found as `RawPathParams.into_iter`, not under `&'a RawPathParams`."""

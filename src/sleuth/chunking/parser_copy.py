@@ -125,8 +125,55 @@ def _rewrite_c(text: str) -> str:
     return one_configuration(_blank_c_macros(text))
 
 
+#: Rust crates gate items behind configuration macros of their own (tokio's
+#: ``cfg_rt! { pub fn spawn(..) { .. } }``): the grammar keeps a macro's body as tokens,
+#: so nothing inside is a definition. The wrapper (``cfg_rt! {`` and its ``}``) is blanked
+#: when it stands alone on its lines; ``cfg_if!`` has a syntax of its own and stays.
+_RUST_CFG_WRAPPER = re.compile(r"(?m)^[ \t]*(cfg_(?!if\b)\w+![ \t]*\{)[ \t]*$")
+_RUST_SKIP = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\\\'])\'', re.S)
+
+
+def _rewrite_rust(text: str) -> str:
+    if "cfg_" not in text:
+        return text
+    spans = []
+    for match in _RUST_CFG_WRAPPER.finditer(text):
+        close = _matching_brace(text, match.end(1) - 1)
+        if close is not None and text[close + 1 : close + 2] in ("", "\n", "\r", " "):
+            spans += [(match.start(1), match.end(1)), (close, close + 1)]
+    if not spans:
+        return text
+    parts, at = [], 0
+    for start, end in sorted(spans):
+        parts += [text[at:start], " " * (end - start)]
+        at = end
+    return "".join([*parts, text[at:]])
+
+
+def _matching_brace(text: str, open_at: int) -> int | None:
+    """Where the ``}`` closing the ``{`` at ``open_at`` is, skipping comments, strings
+    and character literals (a lifetime's ``'a`` is no literal)."""
+    depth, at = 0, open_at
+    while at < len(text):
+        char = text[at]
+        if char in "/\"'":
+            skipped = _RUST_SKIP.match(text, at)
+            if skipped is not None:
+                at = skipped.end()
+                continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return at
+        at += 1
+    return None
+
+
 _PARSE_REWRITES: dict[str, Callable[[str], str]] = {
     "kotlin": _rewrite_kotlin,
+    "rust": _rewrite_rust,
     "c": _rewrite_c,
     "cpp": _rewrite_c,
 }
