@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+_OPENING = re.compile(r"(?m)^[ \t]*#[ \t]*if")
 _CONDITIONAL = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
 _DIRECTIVE = re.compile(r"[ \t]*#")
 _INITIALIZER = re.compile(r"[=,(]\s*\{$")
@@ -44,7 +45,7 @@ class _Lines:
 def one_configuration(text: str) -> str:
     """``text`` with the conditional groups the grammar cannot read reduced to their
     first branch (same length, same line breaks)."""
-    if "#" not in text:
+    if _OPENING.search(text) is None:
         return text
     lines = text.split("\n")
     read = _classify(lines)
@@ -74,7 +75,10 @@ def _classify(lines: list[str]) -> _Lines:
             read.conditional[number] = match.group(1) if match else None
             continued = line.endswith("\\")
             continue
-        read.code[number], in_comment = _code_of(line, in_comment)
+        if in_comment or "/" in line:
+            read.code[number], in_comment = _code_of(line, in_comment)
+        else:
+            read.code[number] = line.strip()
     return read
 
 
@@ -106,28 +110,35 @@ def _groups(read: _Lines) -> dict[int, _Group]:
 
 def _blanked(read: _Lines, groups: dict[int, _Group]) -> list[int]:
     """Line numbers to blank: the directives and later branches of unreadable groups."""
-    blank: list[int] = []
-    reduced: list[_Group] = []  # open groups kept to their first branch
-    last = ""  # the last line of code the parser reads
-    continuing = False  # the directive this continuation line belongs to is blanked
-    for number, code in enumerate(read.code):
-        if read.continuation[number]:
-            if continuing:
-                blank.append(number)
-            continue
-        while reduced and number > reduced[-1].end:
-            reduced.pop()
-        hidden = any(group.first_end <= number for group in reduced)
-        group = groups.get(number)
-        if group is not None and not hidden and _unreadable(read, groups, group, last):
+    reduced: list[_Group] = []  # groups kept to their first branch, by their #if line
+    for start in sorted(groups):
+        if any(group.first_end <= start <= group.end for group in reduced):
+            continue  # inside a branch already blanked
+        group = groups[start]
+        if _unreadable(read, groups, group, _code_before(read, start, reduced)):
             reduced.append(group)
-            hidden = True  # its #if line
-        if hidden:
+    blank: list[int] = []
+    for group in reduced:
+        blank.append(group.start)
+        number = group.start + 1
+        while number < len(read.code) and read.continuation[number]:
             blank.append(number)
-        elif code:
-            last = code
-        continuing = hidden and read.directive[number]
+            number += 1
+        blank.extend(range(group.first_end, group.end + 1))
     return blank
+
+
+def _code_before(read: _Lines, start: int, reduced: list[_Group]) -> str:
+    """The last line of code the parser reads before line ``start``."""
+    number = start - 1
+    while number >= 0:
+        if read.code[number] and not read.directive[number]:
+            inside = next((g for g in reduced if g.first_end <= number <= g.end), None)
+            if inside is None:
+                return read.code[number]
+            number = inside.first_end
+        number -= 1
+    return ""
 
 
 def _unreadable(read: _Lines, groups: dict[int, _Group], group: _Group, last: str) -> bool:
@@ -135,22 +146,24 @@ def _unreadable(read: _Lines, groups: dict[int, _Group], group: _Group, last: st
     statement, or its first branch leaves a block or a statement open."""
     if not _between_statements(last):
         return True
-    branch = _first_branch_code(read, groups, group)
+    branch = _first_branch_code(read, groups, group, _SMALL_BRANCH + 1)
     if not branch or len(branch) > _SMALL_BRANCH:
         return False
     braces = sum(code.count("{") - code.count("}") for code in map(_without_strings, branch))
     return braces != 0 or not _between_statements(branch[-1])
 
 
-def _first_branch_code(read: _Lines, groups: dict[int, _Group], group: _Group) -> list[str]:
-    """The code lines of a group's first branch, nested groups read to their first
-    branch too (the parser may see the others, but they mirror the first)."""
+def _first_branch_code(
+    read: _Lines, groups: dict[int, _Group], group: _Group, most: int
+) -> list[str]:
+    """The code lines of a group's first branch (``most`` of them at most), nested groups
+    read to their first branch too (the parser may see the others; they mirror it)."""
     code: list[str] = []
     number = group.start + 1
-    while number < group.first_end:
+    while number < group.first_end and len(code) < most:
         nested = groups.get(number)
         if nested is not None:
-            code += _first_branch_code(read, groups, nested)
+            code += _first_branch_code(read, groups, nested, most - len(code))
             number = nested.end + 1
             continue
         if read.code[number] and not read.directive[number]:

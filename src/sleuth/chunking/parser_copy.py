@@ -94,7 +94,7 @@ _C_AFTER_IF = re.compile(r"(?<=\bif )[A-Z][A-Z0-9]*_[A-Z0-9_]*(?=[ \t]*\()")
 #: ... and after a declarator's parameters (and qualifiers), on their line: ``int f(void)
 #: WARN_UNUSED_RESULT;``, ``void Add(int v) ABSL_LOCKS_EXCLUDED(mu_) {``
 _C_AFTER_PARAMETERS = re.compile(
-    r"(?<=\))((?:[ \t]+(?:const|noexcept|override|final))*[ \t]+)"
+    r"\)((?:[ \t]+(?:const|noexcept|override|final))*[ \t]+)"
     r"([A-Z][A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?)(?=[ \t]*(?:;|\{|\n[ \t]*\{))"
 )
 #: Preprocessor lines, with their continuations: left as they are.
@@ -110,7 +110,7 @@ def _blank_c_macros(text: str) -> str:
     if "_" not in text:
         return text
     out = _C_AFTER_IF.sub(_spaces, _C_SPECIFIER.sub(_spaces, _C_ALONE.sub(_spaces, text)))
-    out = _C_AFTER_PARAMETERS.sub(lambda m: m.group(1) + " " * len(m.group(2)), out)
+    out = _C_AFTER_PARAMETERS.sub(lambda m: ")" + m.group(1) + " " * len(m.group(2)), out)
     if out == text:
         return text
     parts, at = [], 0
