@@ -166,6 +166,27 @@ def _write(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+def test_a_test_file_named_for_the_query_word_is_not_what_it_tests(tmp_path: Path) -> None:
+    """`test_search.py` tests search: its name is no evidence that it answers a question
+    about search, unless the question asks for tests."""
+    root = _write(
+        tmp_path,
+        {
+            "engine/order.py": "def order_hits(hits):\n"
+            '    """Rank results by score: ranked search results, search score first, results'
+            ' ranked."""\n'
+            "    return sorted(hits, key=lambda hit: -hit.score)\n",
+            "tests/test_search.py": "def test_order():\n"
+            "    hits = search('a b')\n"
+            "    assert ranked(hits) == results(hits, score=True)\n",
+        },
+    )
+    question = "how are search results ranked by score"
+    assert Index(root).search(question, mode="lexical").results[0].path == "engine/order.py"
+    tests = Index(root).search("tests for ranking search results", mode="lexical").results
+    assert tests[0].path == "tests/test_search.py"
+
+
 def test_a_query_about_testing_still_prefers_source(tmp_path: Path) -> None:
     """ "test files" in a test runner's query is its subject, not a request for tests."""
     root = _write(

@@ -97,6 +97,9 @@ SIGNALS: dict[str, bool | float | str] = {
     # A definition cut in pieces, each named for it: when a later piece scores best, it
     # trades scores with the piece holding the first line (the file keeps its score).
     "lead_with_heads": True,
+    # A test file's path names what it tests (tests/search/test_rank.py): unless the
+    # query asks for tests, its words earn a test file no file-name or folder prior.
+    "tested_by_path": True,
 }
 
 
@@ -229,6 +232,8 @@ def apply_priors(
         if row.kind == "block" and mostly_imports(row.id, row.text):
             factor *= PRIORS["imports"]
         name_share, in_folder = path_matches(terms, row.path)
+        if category == "tests" and not plan.wants_tests and SIGNALS["tested_by_path"]:
+            name_share, in_folder = 0.0, False  # test_search.py tests search, is not it
         if name_share:
             factor *= 1.0 + (PRIORS["file_name"] - 1.0) * name_share
         if in_folder:
