@@ -619,6 +619,29 @@ def test_a_rust_type_declared_inside_a_macro_call_is_a_definition() -> None:
     assert "field_5" in next(c for c in chunks if c.symbol == "RouteFuture").text
 
 
+def test_a_rust_trait_s_required_methods_are_definitions_of_the_trait() -> None:
+    """`fn serialize_char(..);` in a trait declares a method every implementation
+    provides: it is found by name, as the trait's, and keeps the trait in one chunk."""
+    source = (
+        "/// A data format that can serialize any data structure.\n"
+        "pub trait Serializer: Sized {\n    type Ok;\n"
+        "    /// Serialize a `char` value.\n"
+        "    fn serialize_char(self, v: char) -> Result<Self::Ok, Self::Error>;\n"
+        "    fn serialize_str(self, v: &str) -> Result<Self::Ok, Self::Error>;\n"
+        "    fn collect_str<T>(self, value: &T) -> Result<Self::Ok, Self::Error> {\n"
+        "        self.serialize_str(&value.to_string())\n    }\n}\n\n"
+        'extern "C" {\n    fn abs(input: i32) -> i32;\n}\n'
+    )
+    chunks, definitions = checked_chunks("rust", source)
+    assert {(d.name, d.kind, d.parent, d.local) for d in definitions} == {
+        ("Serializer", "trait", "", False),
+        ("serialize_char", "method", "Serializer", True),
+        ("serialize_str", "method", "Serializer", True),
+        ("collect_str", "method", "Serializer", False),
+    }
+    assert [c.symbol for c in chunks] == ["Serializer"]
+
+
 def test_rust_items_inside_a_configuration_macro_are_definitions() -> None:
     """tokio gates items behind macros of its own (`cfg_rt! { pub fn spawn .. }`), whose
     bodies the grammar keeps as tokens; the wrapper is read past. `cfg_if!` has a syntax

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sleuth import Index, config
+from sleuth import Index, api, config
 from sleuth.store.meta import MetaStore
 
 from .conftest import write_tree
@@ -267,3 +267,15 @@ def test_segment_files_no_commit_refers_to_are_removed_by_the_next_run(sample_re
     hits = index.search("freshly_added_marker", mode="lexical").results
     assert hits and hits[0].path == edited.relative_to(sample_repo).as_posix()
     index.close()
+
+
+def test_index_size_counts_a_file_gone_since_it_was_listed_as_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A writer's temporary files come and go while `status` adds up the index's size (a
+    watcher commits in the same process): a file listed, then gone before it is read,
+    counts nothing instead of failing the status. The listing is made to race here."""
+    (tmp_path / "segment").write_bytes(b"123")
+    listing = [(str(tmp_path), [], ["segment", ".tmpgone"])]
+    monkeypatch.setattr(api.os, "walk", lambda folder: iter(listing))
+    assert api.folder_size(tmp_path) == 3

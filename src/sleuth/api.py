@@ -686,9 +686,7 @@ class Index:
         info["writer_pid"] = FileLock(self.layout.write_lock).held_by_other()
         info["generation"] = int(meta.get("generation", "0") or 0)
         info["skipped"] = meta.skip_counts()
-        info["size_bytes"] = sum(
-            f.stat().st_size for f in self.layout.directory.rglob("*") if f.is_file()
-        )
+        info["size_bytes"] = folder_size(self.layout.directory)
         history = self.history_index()
         if history.exists():
             info["history"] = history.status()
@@ -1357,3 +1355,14 @@ def _name_score(wanted: str, name: str, glob: bool) -> float:
     if target in low or (len(words) > 1 and all(w in low for w in words)):
         return 0.6 + 0.3 * closeness
     return 0.6 * closeness
+
+
+def folder_size(folder: Path) -> int:
+    """Bytes of the files below ``folder``. A writer's temporary files come and go while
+    it is read (tantivy's ``.tmp`` files during a commit): one that vanishes counts 0."""
+    total = 0
+    for parent, _, names in os.walk(folder):
+        for name in names:
+            with contextlib.suppress(FileNotFoundError):
+                total += os.stat(os.path.join(parent, name)).st_size
+    return total

@@ -625,6 +625,12 @@ class _Chunker:
                 continue
             if self.language == "haskell" and _inside(node, "signature"):
                 continue
+            if node.type in _DECLARED_ONLY:
+                # a trait's required method (Rust `fn poll_read(..);`): found by name in
+                # the trait's chunks, no chunk of its own (a trait would fall to pieces)
+                if parent_kind == "trait" and (name := _name_of(node)):
+                    self._record(node, node, "method", name, parent_name, local=True)
+                continue
             found = self.definition(node)
             if found is None:
                 continue
@@ -822,6 +828,8 @@ class _Chunker:
 
 
 _FUNCTION_KINDS = frozenset({"function", "method", "macro", "test"})
+#: Declarations recorded as definitions of their trait, without a chunk of their own.
+_DECLARED_ONLY = frozenset({"function_signature_item"})
 
 
 def _symbol_names(kind: str, name: str) -> list[str]:
@@ -871,7 +879,12 @@ def _query(language: str) -> tree_sitter.Query | None:
     if parser is None or parser.language is None:
         return None
     grammar = parser.language
-    types = [*DEFINITIONS.get(language, {}), *WRAPPERS, *_DEFINED_BY.get(language, {})]
+    types = [
+        *DEFINITIONS.get(language, {}),
+        *WRAPPERS,
+        *_DEFINED_BY.get(language, {}),
+        *_DECLARED_ONLY,
+    ]
     valid = []
     for node_type in dict.fromkeys(types):
         try:  # a type the grammar lacks would make the whole query invalid
