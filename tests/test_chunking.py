@@ -898,6 +898,14 @@ def test_c_and_cpp_export_macros_do_not_hide_definitions() -> None:
     )
     found = {(d.name, d.kind) for d in checked_chunks("cpp", annotated)[1]}
     assert found == {("Counter", "class"), ("Add", "method"), ("Counter::Total", "function")}
+    wrapped = (  # the annotation on the next line; a macro after a parameter's name
+        "class Mutex {\n public:\n  void LockWhen(const Condition& cond)\n"
+        "      ABSL_EXCLUSIVE_LOCK_FUNCTION() {\n    Lock();\n  }\n"
+        "  iterator insert(T&& value ABSL_INTERNAL_ATTRIBUTE_CAPTURED_BY(this))\n"
+        "      ABSL_ATTRIBUTE_LIFETIME_BOUND {\n    return emplace(value);\n  }\n};\n"
+    )
+    found = {(d.name, d.kind) for d in checked_chunks("cpp", wrapped)[1]}
+    assert found == {("Mutex", "class"), ("LockWhen", "method"), ("insert", "method")}
     gtest = 'TEST_F(ParserTest, Empty)\n{\n  EXPECT_TRUE(parse(""));\n}\n'
     test_chunks, test_definitions = chunk_text("cpp", gtest)
     assert test_chunks[0].text.startswith("TEST_F(ParserTest, Empty)")

@@ -91,11 +91,16 @@ _C_ALONE = re.compile(
     r"(?m)^[ \t]*[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?[ \t]*$(?![\n\r]+[ \t]*\{)"
 )
 _C_AFTER_IF = re.compile(r"(?<=\bif )[A-Z][A-Z0-9]*_[A-Z0-9_]*(?=[ \t]*\()")
-#: ... and after a declarator's parameters (and qualifiers), on their line: ``int f(void)
-#: WARN_UNUSED_RESULT;``, ``void Add(int v) ABSL_LOCKS_EXCLUDED(mu_) {``
+#: ... and after a declarator's parameters (and qualifiers), on their line or indented on
+#: the next: ``int f(void) WARN_UNUSED_RESULT;``, ``void Add(int v) ABSL_LOCKS_EXCLUDED(mu_)
+#: {``
 _C_AFTER_PARAMETERS = re.compile(
-    r"\)((?:[ \t]+(?:const|noexcept|override|final))*[ \t]+)"
+    r"\)((?:[ \t]+(?:const|noexcept|override|final|&&|&))*(?:[ \t]+|[ \t]*\n[ \t]+))"
     r"([A-Z][A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?)(?=[ \t]*(?:;|\{|\n[ \t]*\{))"
+)
+#: ... and after a parameter's name: ``T&& value ABSL_INTERNAL_ATTRIBUTE_CAPTURED_BY(this))``
+_C_AFTER_PARAMETER_NAME = re.compile(
+    r"(?<=\w[ \t])[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?(?=[ \t]*[),])"
 )
 #: Preprocessor lines, with their continuations: left as they are.
 _C_DIRECTIVE = re.compile(r"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
@@ -111,6 +116,7 @@ def _blank_c_macros(text: str) -> str:
         return text
     out = _C_AFTER_IF.sub(_spaces, _C_SPECIFIER.sub(_spaces, _C_ALONE.sub(_spaces, text)))
     out = _C_AFTER_PARAMETERS.sub(lambda m: ")" + m.group(1) + " " * len(m.group(2)), out)
+    out = _C_AFTER_PARAMETER_NAME.sub(_spaces, out)
     if out == text:
         return text
     parts, at = [], 0
