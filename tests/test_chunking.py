@@ -504,6 +504,23 @@ def test_scala_type_aliases_and_package_objects_are_definitions() -> None:
     }
 
 
+def test_a_python_module_level_name_assigned_over_lines_is_a_definition() -> None:
+    """`DEFAULT_SETTINGS = {..}` over several lines defines a table by name, as JavaScript's
+    `export const` does; a one-line value, `__all__` and a function's locals do not."""
+    source = (
+        "import os\n\n"
+        'DEFAULT_SETTINGS = {\n    "debug": False,\n    "timeout": 30,\n    "retries": 3,\n}\n\n'
+        '__all__ = [\n    "a",\n    "b",\n]\nlimit = 1\n\n'
+        "def load():\n    table = {\n        1: 2,\n    }\n    return table\n"
+    )
+    chunks, definitions = checked_chunks("python", source)
+    assert {(d.name, d.kind) for d in definitions} == {
+        ("DEFAULT_SETTINGS", "constant"),
+        ("load", "function"),
+    }
+    assert next(c for c in chunks if c.symbol == "DEFAULT_SETTINGS").end_line == 7
+
+
 def test_a_c_table_initialised_over_lines_is_a_definition() -> None:
     """`struct Curl_cftype Curl_cft_unix = { .. }` defines a vtable by name; a one-line
     variable, and a table inside a function, do not define anything to look up."""

@@ -386,6 +386,24 @@ def _kotlin_property(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node
     return ("constant", _text(name)[:120], node) if name is not None else None
 
 
+def _python_constant(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """A module-level name assigned over several lines: ``DEFAULT_HEADERS = {..}``,
+    ``router = APIRouter(..)``, a table or a configured object a module defines, as
+    JavaScript's ``export const`` and Kotlin's top-level ``val`` do."""
+    if node.parent is None or node.parent.type != "module" or node.named_child_count != 1:
+        return None
+    assignment = node.named_children[0]
+    if assignment.type != "assignment":
+        return None
+    target = assignment.child_by_field_name("left")
+    value = assignment.child_by_field_name("right")
+    if target is None or target.type != "identifier" or value is None or not _spans_lines(value):
+        return None
+    if _text(target).startswith("__"):  # __all__ = [..]: names what is elsewhere
+        return None
+    return "constant", _text(target)[:120], node
+
+
 def _c_table(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """A file-level variable initialised over several lines: ``struct Curl_cftype
     Curl_cft_unix = { "UNIX", .. }``, a table of handlers or names; C's way to define a
@@ -865,6 +883,7 @@ _DEFINED_BY: dict[str, dict[str, Callable[[tree_sitter.Node], _Found]]] = {
     },
     "haskell": {"bind": _haskell_bind},
     "kotlin": {"property_declaration": _kotlin_property},
+    "python": {"expression_statement": _python_constant},
     "c": {"declaration": _c_table},
     "cpp": {"declaration": _c_table},
     "swift": {"property_declaration": _swift_computed_property},
