@@ -521,6 +521,24 @@ def test_a_python_module_level_name_assigned_over_lines_is_a_definition() -> Non
     assert next(c for c in chunks if c.symbol == "DEFAULT_SETTINGS").end_line == 7
 
 
+def test_a_ruby_constant_assigned_over_lines_is_a_definition() -> None:
+    """`DEFAULTS = { .. }` in a class defines a table by name; a one-line constant and a
+    method's locals stay with the code around them."""
+    source = (
+        "module Rack\n  class Lint\n"
+        "    REQUEST_METHODS = %w[\n      GET POST\n    ].freeze\n"
+        "    LIMIT = 1\n"
+        "    def call(env)\n      table = {\n        a: 2,\n      }\n    end\n  end\nend\n"
+    )
+    _, definitions = checked_chunks("ruby", source)
+    assert {(d.name, d.kind, d.parent) for d in definitions} == {
+        ("Rack", "module", ""),
+        ("Lint", "class", "Rack"),
+        ("REQUEST_METHODS", "constant", "Lint"),
+        ("call", "method", "Lint"),
+    }
+
+
 def test_a_c_table_initialised_over_lines_is_a_definition() -> None:
     """`struct Curl_cftype Curl_cft_unix = { .. }` defines a vtable by name; a one-line
     variable, and a table inside a function, do not define anything to look up."""

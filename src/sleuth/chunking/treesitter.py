@@ -404,6 +404,23 @@ def _python_constant(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node
     return "constant", _text(target)[:120], node
 
 
+def _ruby_constant(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """A constant assigned over several lines in a class, a module or the file:
+    ``DEFAULT_OPTIONS = { .. }.freeze``, ``REQUEST_METHODS = %w[..]``; a method's
+    assignments stay with its code."""
+    if node.parent is None or node.parent.type not in ("program", "body_statement"):
+        return None
+    if node.parent.type == "body_statement" and (
+        node.parent.parent is None or node.parent.parent.type not in ("class", "module")
+    ):
+        return None
+    target = node.child_by_field_name("left")
+    value = node.child_by_field_name("right")
+    if target is None or target.type != "constant" or value is None or not _spans_lines(value):
+        return None
+    return "constant", _text(target)[:120], node
+
+
 def _c_table(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """A file-level variable initialised over several lines: ``struct Curl_cftype
     Curl_cft_unix = { "UNIX", .. }``, a table of handlers or names; C's way to define a
@@ -884,6 +901,7 @@ _DEFINED_BY: dict[str, dict[str, Callable[[tree_sitter.Node], _Found]]] = {
     "haskell": {"bind": _haskell_bind},
     "kotlin": {"property_declaration": _kotlin_property},
     "python": {"expression_statement": _python_constant},
+    "ruby": {"assignment": _ruby_constant},
     "c": {"declaration": _c_table},
     "cpp": {"declaration": _c_table},
     "swift": {"property_declaration": _swift_computed_property},
