@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 from .c_conditionals import one_configuration
 
-#: tree-sitter-kotlin reads a statement
-#: that starts with a variable named ``where`` (``where?.let { ... }``, ``where = ...``,
-#: common in query builders) as a type-constraint clause and loses the rest of the file.
+#: tree-sitter-kotlin reads a statement that starts with a variable named ``where``
+#: (``where?.let { ... }``, ``where = ...``, common in query builders) as a
+#: type-constraint clause and loses the rest of the file.
 _KOTLIN_WHERE = re.compile(r"(?m)^([ \t]*)where(?=[ \t]*(?:\?\.|\.|=(?!=)))")
 #: ... and a name ``suspend`` (a named argument ``suspend = { .. }``, ``val suspend``)
 #: as the start of a suspending function type.
