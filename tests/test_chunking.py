@@ -539,6 +539,22 @@ def test_a_ruby_constant_assigned_over_lines_is_a_definition() -> None:
     }
 
 
+def test_a_go_package_variable_set_over_lines_is_a_definition() -> None:
+    """`var defaultPlatforms = []string{..}` defines a table by name; one-line values, a
+    grouped `var ( .. )` and a function's locals stay with the code around them."""
+    source = (
+        "package gin\n\nvar DefaultWriter io.Writer = os.Stdout\n\n"
+        'var defaultPlatforms = []string{\n\t"linux",\n\t"darwin",\n}\n\n'
+        'var (\n\tErrNotFound = errors.New("not found")\n)\n\n'
+        "func New() *Engine {\n\tx := []int{\n\t\t1,\n\t}\n\treturn &Engine{x: x}\n}\n"
+    )
+    _, definitions = checked_chunks("go", source)
+    assert {(d.name, d.kind) for d in definitions} == {
+        ("defaultPlatforms", "constant"),
+        ("New", "function"),
+    }
+
+
 def test_a_c_table_initialised_over_lines_is_a_definition() -> None:
     """`struct Curl_cftype Curl_cft_unix = { .. }` defines a vtable by name; a one-line
     variable, and a table inside a function, do not define anything to look up."""

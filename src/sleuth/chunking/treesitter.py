@@ -421,6 +421,22 @@ def _ruby_constant(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] 
     return "constant", _text(target)[:120], node
 
 
+def _go_variable(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """A package-level ``var`` or ``const`` of one name whose value spans lines: ``var
+    defaultPlatforms = []string{..}``, a table or a configured value; a grouped
+    ``var ( .. )`` of one-line values stays with the code around it."""
+    if node.parent is None or node.parent.type != "source_file":
+        return None
+    specs = [c for c in node.named_children if c.type in ("var_spec", "const_spec")]
+    if len(specs) != 1:
+        return None
+    names = specs[0].children_by_field_name("name")
+    value = specs[0].child_by_field_name("value")
+    if len(names) != 1 or value is None or not _spans_lines(value):
+        return None
+    return "constant", _text(names[0])[:120], node
+
+
 def _c_table(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """A file-level variable initialised over several lines: ``struct Curl_cftype
     Curl_cft_unix = { "UNIX", .. }``, a table of handlers or names; C's way to define a
@@ -902,6 +918,7 @@ _DEFINED_BY: dict[str, dict[str, Callable[[tree_sitter.Node], _Found]]] = {
     "kotlin": {"property_declaration": _kotlin_property},
     "python": {"expression_statement": _python_constant},
     "ruby": {"assignment": _ruby_constant},
+    "go": {"var_declaration": _go_variable, "const_declaration": _go_variable},
     "c": {"declaration": _c_table},
     "cpp": {"declaration": _c_table},
     "swift": {"property_declaration": _swift_computed_property},
