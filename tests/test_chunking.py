@@ -540,19 +540,24 @@ def test_a_ruby_constant_assigned_over_lines_is_a_definition() -> None:
 
 
 def test_a_go_package_variable_set_over_lines_is_a_definition() -> None:
-    """`var defaultPlatforms = []string{..}` defines a table by name; one-line values, a
-    grouped `var ( .. )` and a function's locals stay with the code around them."""
+    """`var defaultPlatforms = []string{..}` defines a table by name; one-line values,
+    grouped or not, are definitions without chunks of their own; a function's locals are
+    not definitions."""
     source = (
         "package gin\n\nvar DefaultWriter io.Writer = os.Stdout\n\n"
         'var defaultPlatforms = []string{\n\t"linux",\n\t"darwin",\n}\n\n'
         'var (\n\tErrNotFound = errors.New("not found")\n)\n\n'
         "func New() *Engine {\n\tx := []int{\n\t\t1,\n\t}\n\treturn &Engine{x: x}\n}\n"
     )
-    _, definitions = checked_chunks("go", source)
-    assert {(d.name, d.kind) for d in definitions} == {
-        ("defaultPlatforms", "constant"),
-        ("New", "function"),
+    chunks, definitions = checked_chunks("go", source)
+    assert {(d.name, d.kind, d.local) for d in definitions} == {
+        ("defaultPlatforms", "constant", False),
+        ("New", "function", False),
+        # one-line values are found by name, in the chunk that holds them
+        ("DefaultWriter", "constant", True),
+        ("ErrNotFound", "constant", True),
     }
+    assert [c.symbol for c in chunks] == ["defaultPlatforms", "New"]
 
 
 def test_a_c_table_initialised_over_lines_is_a_definition() -> None:

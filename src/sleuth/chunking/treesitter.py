@@ -437,6 +437,21 @@ def _go_variable(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | 
     return "constant", _text(names[0])[:120], node
 
 
+def _named_values(language: str, node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
+    """The names a package-level ``var`` or ``const`` declaration gives one-line values
+    (``ErrNotFound``, ``DebugMode``), grouped or not: definitions without chunks."""
+    if language != "go" or node.type not in ("var_declaration", "const_declaration"):
+        return []
+    if node.parent is None or node.parent.type != "source_file":
+        return []
+    specs = [c for c in node.named_children if c.type in ("var_spec", "const_spec")]
+    for group in (c for c in node.named_children if c.type in ("var_spec_list",)):
+        specs += [c for c in group.named_children if c.type == "var_spec"]
+    return [
+        (_text(name)[:120], spec) for spec in specs for name in spec.children_by_field_name("name")
+    ]
+
+
 def _c_table(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """A file-level variable initialised over several lines: ``struct Curl_cftype
     Curl_cft_unix = { "UNIX", .. }``, a table of handlers or names; C's way to define a
@@ -684,6 +699,10 @@ class _Chunker:
                 continue
             found = self.definition(node)
             if found is None:
+                # one-line package values (Go's `var ErrNotFound = errors.New(..)`): found
+                # by name in the chunk that holds them, no chunk of their own
+                for name, spec in _named_values(self.language, node):
+                    self._record(spec, spec, "constant", name, parent_name, local=True)
                 continue
             kind, name, inner = found
             suite = kind == "suite"  # a test suite is a test whose members are tests
