@@ -506,7 +506,8 @@ def test_scala_type_aliases_and_package_objects_are_definitions() -> None:
 
 def test_a_python_module_level_name_assigned_over_lines_is_a_definition() -> None:
     """`DEFAULT_SETTINGS = {..}` over several lines defines a table by name, as JavaScript's
-    `export const` does; a one-line value, `__all__` and a function's locals do not."""
+    `export const` does; a one-line value is a definition without a chunk of its own;
+    `__all__` and a function's locals are not definitions."""
     source = (
         "import os\n\n"
         'DEFAULT_SETTINGS = {\n    "debug": False,\n    "timeout": 30,\n    "retries": 3,\n}\n\n'
@@ -514,9 +515,10 @@ def test_a_python_module_level_name_assigned_over_lines_is_a_definition() -> Non
         "def load():\n    table = {\n        1: 2,\n    }\n    return table\n"
     )
     chunks, definitions = checked_chunks("python", source)
-    assert {(d.name, d.kind) for d in definitions} == {
-        ("DEFAULT_SETTINGS", "constant"),
-        ("load", "function"),
+    assert {(d.name, d.kind, d.local) for d in definitions} == {
+        ("DEFAULT_SETTINGS", "constant", False),
+        ("load", "function", False),
+        ("limit", "constant", True),  # one line: found by name, no chunk of its own
     }
     assert next(c for c in chunks if c.symbol == "DEFAULT_SETTINGS").end_line == 7
 

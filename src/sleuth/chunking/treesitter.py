@@ -438,8 +438,11 @@ def _go_variable(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | 
 
 
 def _named_values(language: str, node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
-    """The names a package-level ``var`` or ``const`` declaration gives one-line values
-    (``ErrNotFound``, ``DebugMode``), grouped or not: definitions without chunks."""
+    """The names a package or module gives one-line values (Go's ``ErrNotFound``,
+    ``DebugMode``, grouped or not; Python's ``DEFAULT_TIMEOUT = 30``, ``Handler =
+    Callable[..]``): definitions without chunks."""
+    if language == "python":
+        return _python_values(node)
     if language != "go" or node.type not in ("var_declaration", "const_declaration"):
         return []
     if node.parent is None or node.parent.type != "source_file":
@@ -450,6 +453,18 @@ def _named_values(language: str, node: tree_sitter.Node) -> list[tuple[str, tree
     return [
         (_text(name)[:120], spec) for spec in specs for name in spec.children_by_field_name("name")
     ]
+
+
+def _python_values(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
+    if node.type != "expression_statement" or node.parent is None:
+        return []
+    if node.parent.type != "module" or node.named_child_count != 1:
+        return []
+    assignment = node.named_children[0]
+    target = assignment.child_by_field_name("left") if assignment.type == "assignment" else None
+    if target is None or target.type != "identifier" or _text(target).startswith("__"):
+        return []
+    return [(_text(target)[:120], node)]
 
 
 def _c_table(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
