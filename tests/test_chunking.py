@@ -524,8 +524,8 @@ def test_a_python_module_level_name_assigned_over_lines_is_a_definition() -> Non
 
 
 def test_a_ruby_constant_assigned_over_lines_is_a_definition() -> None:
-    """`DEFAULTS = { .. }` in a class defines a table by name; a one-line constant and a
-    method's locals stay with the code around them."""
+    """`DEFAULTS = { .. }` in a class defines a table by name; a one-line constant is a
+    definition without a chunk of its own; a method's locals are not definitions."""
     source = (
         "module Rack\n  class Lint\n"
         "    REQUEST_METHODS = %w[\n      GET POST\n    ].freeze\n"
@@ -533,11 +533,12 @@ def test_a_ruby_constant_assigned_over_lines_is_a_definition() -> None:
         "    def call(env)\n      table = {\n        a: 2,\n      }\n    end\n  end\nend\n"
     )
     _, definitions = checked_chunks("ruby", source)
-    assert {(d.name, d.kind, d.parent) for d in definitions} == {
-        ("Rack", "module", ""),
-        ("Lint", "class", "Rack"),
-        ("REQUEST_METHODS", "constant", "Lint"),
-        ("call", "method", "Lint"),
+    assert {(d.name, d.kind, d.parent, d.local) for d in definitions} == {
+        ("Rack", "module", "", False),
+        ("Lint", "class", "Rack", False),
+        ("REQUEST_METHODS", "constant", "Lint", False),
+        ("LIMIT", "constant", "Lint", True),  # one line: no chunk of its own
+        ("call", "method", "Lint", False),
     }
 
 
@@ -698,6 +699,14 @@ def test_a_rust_trait_s_required_methods_are_definitions_of_the_trait() -> None:
         ("collect_str", "method", "Serializer", False),
     }
     assert [c.symbol for c in chunks] == ["Serializer"]
+    values = "pub const MAX_SIZE: usize = 1024;\nimpl Foo {\n    const ZERO: u8 = 0;\n"
+    values += "    fn f() -> u8 {\n        const INNER: u8 = 1;\n        INNER\n    }\n}\n"
+    assert {(d.name, d.parent, d.local) for d in checked_chunks("rust", values)[1]} == {
+        ("MAX_SIZE", "", True),  # consts: found by name, in the chunk that holds them
+        ("Foo", "", False),
+        ("ZERO", "Foo", True),
+        ("f", "Foo", False),
+    }
 
 
 def test_rust_items_inside_a_configuration_macro_are_definitions() -> None:

@@ -443,6 +443,11 @@ def _named_values(language: str, node: tree_sitter.Node) -> list[tuple[str, tree
     Callable[..]``): definitions without chunks."""
     if language == "python":
         return _python_values(node)
+    if language == "ruby":
+        return _ruby_values(node)
+    if language == "rust" and node.type in ("const_item", "static_item"):
+        name = node.child_by_field_name("name")
+        return [(_text(name)[:120], node)] if name is not None else []
     if language != "go" or node.type not in ("var_declaration", "const_declaration"):
         return []
     if node.parent is None or node.parent.type != "source_file":
@@ -463,6 +468,21 @@ def _python_values(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]
     assignment = node.named_children[0]
     target = assignment.child_by_field_name("left") if assignment.type == "assignment" else None
     if target is None or target.type != "identifier" or _text(target).startswith("__"):
+        return []
+    return [(_text(target)[:120], node)]
+
+
+def _ruby_values(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
+    """A one-line constant of a class, a module or the file (``DEFAULT_PORT = 8080``)."""
+    if node.type != "assignment" or node.parent is None:
+        return []
+    if node.parent.type == "body_statement":
+        if node.parent.parent is None or node.parent.parent.type not in ("class", "module"):
+            return []
+    elif node.parent.type != "program":
+        return []
+    target = node.child_by_field_name("left")
+    if target is None or target.type != "constant":
         return []
     return [(_text(target)[:120], node)]
 
@@ -915,6 +935,9 @@ class _Chunker:
 _FUNCTION_KINDS = frozenset({"function", "method", "macro", "test"})
 #: Declarations recorded as definitions of their trait, without a chunk of their own.
 _DECLARED_ONLY = frozenset({"function_signature_item"})
+#: Node types of one-line values named as definitions without chunks (``_named_values``)
+#: that no definition table lists.
+_VALUE_TYPES = frozenset({"const_item", "static_item"})
 
 
 def _symbol_names(kind: str, name: str) -> list[str]:
@@ -972,6 +995,7 @@ def _query(language: str) -> tree_sitter.Query | None:
         *WRAPPERS,
         *_DEFINED_BY.get(language, {}),
         *_DECLARED_ONLY,
+        *(_VALUE_TYPES if language == "rust" else ()),
     ]
     valid = []
     for node_type in dict.fromkeys(types):
