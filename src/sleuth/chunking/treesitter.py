@@ -408,17 +408,21 @@ def _ruby_constant(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] 
     """A constant assigned over several lines in a class, a module or the file:
     ``DEFAULT_OPTIONS = { .. }.freeze``, ``REQUEST_METHODS = %w[..]``; a method's
     assignments stay with its code."""
-    if node.parent is None or node.parent.type not in ("program", "body_statement"):
-        return None
-    if node.parent.type == "body_statement" and (
-        node.parent.parent is None or node.parent.parent.type not in ("class", "module")
-    ):
+    if not _ruby_declares(node):
         return None
     target = node.child_by_field_name("left")
     value = node.child_by_field_name("right")
     if target is None or target.type != "constant" or value is None or not _spans_lines(value):
         return None
     return "constant", _text(target)[:120], node
+
+
+def _ruby_declares(node: tree_sitter.Node) -> bool:
+    """Whether an assignment stands in a class, a module or the file, not a method."""
+    parent = node.parent
+    if parent is not None and parent.type == "body_statement":
+        return parent.parent is not None and parent.parent.type in ("class", "module")
+    return parent is not None and parent.type == "program"
 
 
 def _go_variable(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
@@ -441,23 +445,26 @@ def _named_values(language: str, node: tree_sitter.Node) -> list[tuple[str, tree
     """The names a package or module gives one-line values (Go's ``ErrNotFound``,
     ``DebugMode``, grouped or not; Python's ``DEFAULT_TIMEOUT = 30``, ``Handler =
     Callable[..]``): definitions without chunks."""
-    if language == "python":
-        return _python_values(node)
-    if language == "ruby":
-        return _ruby_values(node)
-    if language == "rust" and node.type in ("const_item", "static_item"):
-        name = node.child_by_field_name("name")
-        return [(_text(name)[:120], node)] if name is not None else []
-    if language != "go" or node.type not in ("var_declaration", "const_declaration"):
+    reader = _VALUE_READERS.get(language)
+    return reader(node) if reader is not None else []
+
+
+def _go_values(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
+    if node.type not in ("var_declaration", "const_declaration"):
         return []
     if node.parent is None or node.parent.type != "source_file":
         return []
     specs = [c for c in node.named_children if c.type in ("var_spec", "const_spec")]
-    for group in (c for c in node.named_children if c.type in ("var_spec_list",)):
+    for group in (c for c in node.named_children if c.type == "var_spec_list"):
         specs += [c for c in group.named_children if c.type == "var_spec"]
     return [
         (_text(name)[:120], spec) for spec in specs for name in spec.children_by_field_name("name")
     ]
+
+
+def _rust_values(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
+    name = node.child_by_field_name("name") if node.type in _VALUE_TYPES else None
+    return [(_text(name)[:120], node)] if name is not None else []
 
 
 def _python_values(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
@@ -474,17 +481,20 @@ def _python_values(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]
 
 def _ruby_values(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
     """A one-line constant of a class, a module or the file (``DEFAULT_PORT = 8080``)."""
-    if node.type != "assignment" or node.parent is None:
-        return []
-    if node.parent.type == "body_statement":
-        if node.parent.parent is None or node.parent.parent.type not in ("class", "module"):
-            return []
-    elif node.parent.type != "program":
+    if node.type != "assignment" or not _ruby_declares(node):
         return []
     target = node.child_by_field_name("left")
     if target is None or target.type != "constant":
         return []
     return [(_text(target)[:120], node)]
+
+
+_VALUE_READERS = {
+    "go": _go_values,
+    "python": _python_values,
+    "ruby": _ruby_values,
+    "rust": _rust_values,
+}
 
 
 def _c_table(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
