@@ -390,66 +390,74 @@ def _python_constant(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node
     """A module-level name assigned over several lines: ``DEFAULT_HEADERS = {..}``,
     ``router = APIRouter(..)``, a table or a configured object a module defines, as
     JavaScript's ``export const`` and Kotlin's top-level ``val`` do."""
-    if node.parent is None or node.parent.type != "module" or node.named_child_count != 1:
-        return None
-    assignment = node.named_children[0]
-    if assignment.type != "assignment":
-        return None
-    target = assignment.child_by_field_name("left")
-    value = assignment.child_by_field_name("right")
-    if target is None or target.type != "identifier" or value is None or not _spans_lines(value):
-        return None
-    if _text(target).startswith("__"):  # __all__ = [..]: names what is elsewhere
-        return None
-    return "constant", _text(target)[:120], node
+    return _spanning_constant(_python_assignment(node), node)
 
 
 def _ruby_constant(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """A constant assigned over several lines in a class, a module or the file:
     ``DEFAULT_OPTIONS = { .. }.freeze``, ``REQUEST_METHODS = %w[..]``; a method's
     assignments stay with its code."""
-    if not _ruby_declares(node):
-        return None
-    target = node.child_by_field_name("left")
-    value = node.child_by_field_name("right")
-    if target is None or target.type != "constant" or value is None or not _spans_lines(value):
-        return None
-    return "constant", _text(target)[:120], node
-
-
-def _ruby_declares(node: tree_sitter.Node) -> bool:
-    """Whether an assignment stands in a class, a module or the file, not a method."""
-    parent = node.parent
-    if parent is not None and parent.type == "body_statement":
-        return parent.parent is not None and parent.parent.type in ("class", "module")
-    return parent is not None and parent.type == "program"
+    return _spanning_constant(_ruby_assignment(node), node)
 
 
 def _go_variable(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """A package-level ``var`` or ``const`` of one name whose value spans lines: ``var
     defaultPlatforms = []string{..}``, a table or a configured value; a grouped
     ``var ( .. )`` of one-line values stays with the code around it."""
-    if node.parent is None or node.parent.type != "source_file":
+    specs = _go_specs(node)
+    if len(specs) != 1 or len(specs[0].children_by_field_name("name")) != 1:
         return None
-    specs = [c for c in node.named_children if c.type in ("var_spec", "const_spec")]
-    if len(specs) != 1:
+    name = specs[0].child_by_field_name("name")
+    return _spanning_constant((name, specs[0].child_by_field_name("value")), node)
+
+
+def _spanning_constant(
+    assigned: tuple[tree_sitter.Node | None, tree_sitter.Node | None] | None,
+    node: tree_sitter.Node,
+) -> tuple[str, str, tree_sitter.Node] | None:
+    """``node`` as a constant named for the target, when its value spans lines."""
+    target, value = assigned or (None, None)
+    if target is None or value is None or not _spans_lines(value):
         return None
-    names = specs[0].children_by_field_name("name")
-    value = specs[0].child_by_field_name("value")
-    if len(names) != 1 or value is None or not _spans_lines(value):
+    return "constant", _text(target)[:120], node
+
+
+def _python_assignment(node: tree_sitter.Node) -> tuple[tree_sitter.Node, tree_sitter.Node] | None:
+    """(name, value) of a module-level assignment to one plain name; not a dunder
+    (``__all__ = [..]`` names what is defined elsewhere)."""
+    if node.type != "expression_statement" or node.named_child_count != 1:
         return None
-    return "constant", _text(names[0])[:120], node
+    if node.parent is None or node.parent.type != "module":
+        return None
+    assignment = node.named_children[0]
+    if assignment.type != "assignment":
+        return None
+    target = assignment.child_by_field_name("left")
+    value = assignment.child_by_field_name("right")
+    if target is None or target.type != "identifier" or _text(target).startswith("__"):
+        return None
+    return (target, value) if value is not None else None
 
 
-def _named_values(language: str, node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
-    """The names a package or module gives one-line values (Go's ``ErrNotFound``,
-    ``DebugMode``, grouped or not; Python's ``DEFAULT_TIMEOUT = 30``, ``Handler =
-    Callable[..]``): definitions without chunks."""
-    reader = _VALUE_READERS.get(language)
-    return reader(node) if reader is not None else []
+def _ruby_assignment(node: tree_sitter.Node) -> tuple[tree_sitter.Node, tree_sitter.Node] | None:
+    """(constant, value) of an assignment in a class, a module or the file, not a method."""
+    parent = node.parent
+    if node.type != "assignment" or parent is None:
+        return None
+    if parent.type == "body_statement":
+        if parent.parent is None or parent.parent.type not in ("class", "module"):
+            return None
+    elif parent.type != "program":
+        return None
+    target = node.child_by_field_name("left")
+    value = node.child_by_field_name("right")
+    if target is None or target.type != "constant" or value is None:
+        return None
+    return target, value
 
 
-def _go_values(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
+def _go_specs(node: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """The specs of a package-level ``var`` or ``const`` declaration, grouped or not."""
     if node.type not in ("var_declaration", "const_declaration"):
         return []
     if node.parent is None or node.parent.type != "source_file":
@@ -457,44 +465,27 @@ def _go_values(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
     specs = [c for c in node.named_children if c.type in ("var_spec", "const_spec")]
     for group in (c for c in node.named_children if c.type == "var_spec_list"):
         specs += [c for c in group.named_children if c.type == "var_spec"]
-    return [
-        (_text(name)[:120], spec) for spec in specs for name in spec.children_by_field_name("name")
-    ]
+    return specs
 
 
-def _rust_values(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
-    name = node.child_by_field_name("name") if node.type in _VALUE_TYPES else None
-    return [(_text(name)[:120], node)] if name is not None else []
+def _named_values(language: str, node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
+    """The names a package or module gives one-line values (Go's ``ErrNotFound``,
+    ``DebugMode``, grouped or not; Python's ``DEFAULT_TIMEOUT = 30``, ``Handler =
+    Callable[..]``; Ruby's constants; Rust's ``const`` and ``static`` items):
+    definitions without chunks. (Called for nodes that are no definition of their own:
+    values over several lines are constants with chunks.)"""
+    if language == "go":
+        specs = _go_specs(node)
+        return [(_text(n)[:120], s) for s in specs for n in s.children_by_field_name("name")]
+    if language == "rust":
+        name = node.child_by_field_name("name") if node.type in _VALUE_TYPES else None
+        return [(_text(name)[:120], node)] if name is not None else []
+    reader = _ASSIGNMENTS.get(language)
+    assigned = reader(node) if reader is not None else None
+    return [(_text(assigned[0])[:120], node)] if assigned is not None else []
 
 
-def _python_values(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
-    if node.type != "expression_statement" or node.parent is None:
-        return []
-    if node.parent.type != "module" or node.named_child_count != 1:
-        return []
-    assignment = node.named_children[0]
-    target = assignment.child_by_field_name("left") if assignment.type == "assignment" else None
-    if target is None or target.type != "identifier" or _text(target).startswith("__"):
-        return []
-    return [(_text(target)[:120], node)]
-
-
-def _ruby_values(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
-    """A one-line constant of a class, a module or the file (``DEFAULT_PORT = 8080``)."""
-    if node.type != "assignment" or not _ruby_declares(node):
-        return []
-    target = node.child_by_field_name("left")
-    if target is None or target.type != "constant":
-        return []
-    return [(_text(target)[:120], node)]
-
-
-_VALUE_READERS = {
-    "go": _go_values,
-    "python": _python_values,
-    "ruby": _ruby_values,
-    "rust": _rust_values,
-}
+_ASSIGNMENTS = {"python": _python_assignment, "ruby": _ruby_assignment}
 
 
 def _c_table(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
