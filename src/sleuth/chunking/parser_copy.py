@@ -47,14 +47,13 @@ def _rewrite_kotlin(text: str) -> str:
         text = _KOTLIN_CONSTRUCTOR_ANNOTATION.sub(_spaces, text)
     if " if" not in text:
         return text
-    parts, at = [], 0
+    spans: list[tuple[int, int]] = []
     for match in _KOTLIN_GUARD.finditer(text):
         start = match.start(1)
         end = _guard_end(text, start + 2)
-        if end is not None and start >= at:
-            parts += [text[at:start], re.sub(r"[^\n]", " ", text[start:end])]
-            at = end
-    return "".join([*parts, text[at:]]) if parts else text
+        if end is not None and (not spans or start >= spans[-1][1]):
+            spans.append((start, end))
+    return _blank_spans(text, spans)
 
 
 def _guard_end(text: str, at: int) -> int | None:
@@ -110,6 +109,17 @@ def _spaces(match: re.Match[str]) -> str:
     return " " * len(match.group(0))
 
 
+def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with the (ordered, disjoint) spans blanked, their line breaks kept."""
+    if not spans:
+        return text
+    parts, at = [], 0
+    for start, end in spans:
+        parts += [text[at:start], re.sub(r"[^\n]", " ", text[start:end])]
+        at = end
+    return "".join([*parts, text[at:]])
+
+
 def _blank_c_macros(text: str) -> str:
     """Substitutions that keep every offset, then the preprocessor lines put back."""
     if "_" not in text:
@@ -147,13 +157,7 @@ def _rewrite_rust(text: str) -> str:
         close = _matching_brace(text, match.end(1) - 1)
         if close is not None and text[close + 1 : close + 2] in ("", "\n", "\r", " "):
             spans += [(match.start(1), match.end(1)), (close, close + 1)]
-    if not spans:
-        return text
-    parts, at = [], 0
-    for start, end in sorted(spans):
-        parts += [text[at:start], " " * (end - start)]
-        at = end
-    return "".join([*parts, text[at:]])
+    return _blank_spans(text, sorted(spans))
 
 
 def _matching_brace(text: str, open_at: int) -> int | None:
