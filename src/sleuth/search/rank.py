@@ -231,9 +231,10 @@ def apply_priors(
             factor *= PRIORS["asked_for"] if plan.wants_docs else PRIORS["docs"]
         if row.kind == "block" and mostly_imports(row.id, row.text):
             factor *= PRIORS["imports"]
-        name_share, in_folder = path_matches(terms, row.path)
         if category == "tests" and not plan.wants_tests and SIGNALS["tested_by_path"]:
             name_share, in_folder = 0.0, False  # test_search.py tests search, is not it
+        else:
+            name_share, in_folder = path_matches(terms, row.path)
         if name_share:
             factor *= 1.0 + (PRIORS["file_name"] - 1.0) * name_share
         if in_folder:
