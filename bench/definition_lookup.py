@@ -1,9 +1,9 @@
 """Does a bare name find its definition first, in any indexed tree? (not a test)
 
 Samples names defined exactly once in each index (by their short name: ``setup`` for
-Lua's ``M.setup``; five letters or more; modules, impl blocks and tests left out), asks
-``Index.search`` for each name as written, and counts how often the first result is the
-chunk holding that definition. No annotations: the definitions table is the answer key,
+Lua's ``M.setup``; five letters or more; modules, impl blocks, tests and re-exports
+left out), asks ``Index.search`` for each name as written, and counts how often the
+first result is the chunk holding that definition. No annotations: the definitions table is the answer key,
 so trees nobody annotated (the benchmark's other repositories, any checkout) can be
 measured, per language. The indexes must exist (``sleuth index``); nothing is indexed.
 
@@ -36,7 +36,8 @@ def _unique_names(root: Path) -> list[tuple[str, str, str, int]]:
     con = sqlite3.connect(root / ".sleuth" / "meta.db")
     rows = con.execute(
         "SELECT f.path, f.language, d.name, d.start_line FROM definitions d"
-        " JOIN files f ON f.id = d.file_id WHERE d.kind NOT IN ('module', 'impl', 'test')"
+        " JOIN files f ON f.id = d.file_id"
+        " WHERE d.kind NOT IN ('module', 'impl', 'test', 'reexport')"
     ).fetchall()
     con.close()
     by_name: dict[str, list] = defaultdict(list)

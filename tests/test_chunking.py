@@ -709,6 +709,36 @@ def test_a_rust_trait_s_required_methods_are_definitions_of_the_trait() -> None:
     }
 
 
+def test_public_re_exports_are_definitions_without_chunks() -> None:
+    """`pub use dep::{A, B as C}` (Rust) and `export { A, B as C } from './x'` (TS) name
+    what a module re-exports: definitions without chunks, found by name. A private
+    `use` is an import, and `*` or `self` name nothing new."""
+    rust = (
+        "use std::collections::HashMap;\n\n"
+        "pub use axum_core::extract::{\n    FromRef, FromRequest as Extract, self,\n};\n"
+        "pub(crate) use crate::json::Json;\npub use crate::prelude::*;\n\n"
+        "pub fn route() -> u8 {\n    use inner::Hidden;\n    0\n}\n"
+    )
+    chunks, definitions = checked_chunks("rust", rust)
+    assert {(d.name, d.kind, d.start_line, d.local) for d in definitions} == {
+        ("FromRef", "reexport", 4, True),
+        ("Extract", "reexport", 4, True),
+        ("Json", "reexport", 6, True),
+        ("route", "function", 9, False),
+    }
+    assert all("FromRef" not in c.symbols for c in chunks)
+    typescript = (
+        "export { expect, vi as mock } from '@vitest/expect'\n"
+        "export * from './runner'\nexport * as ns from './ns'\n"
+        "export function run(): void {}\n"
+    )
+    assert {(d.name, d.kind) for d in checked_chunks("typescript", typescript)[1]} == {
+        ("expect", "reexport"),
+        ("mock", "reexport"),
+        ("run", "function"),
+    }
+
+
 def test_rust_items_inside_a_configuration_macro_are_definitions() -> None:
     """tokio gates items behind macros of its own (`cfg_rt! { pub fn spawn .. }`), whose
     bodies the grammar keeps as tokens; the wrapper is read past. `cfg_if!` has a syntax

@@ -849,6 +849,42 @@ def test_pointers_go_with_the_first_result_of_their_file_best_first() -> None:
     assert [len(g) for g in further_hits(scored, [b1, a1, a2], limit=2, results=2)] == [0, 2, 0]
 
 
+def test_a_name_only_re_exported_is_found_at_its_re_export(tmp_path: Path) -> None:
+    """A name the tree takes from a dependency (`pub use http::StatusCode`) is defined
+    nowhere in it: the re-export comes first, not the files that use the name most. A
+    name the tree defines is found at its definition, not where it is re-exported."""
+    uses = "".join(
+        f"pub fn respond_{i}(ok: bool) -> StatusCode {{\n"
+        f"    if ok {{ StatusCode::OK }} else {{ StatusCode::from_u16({400 + i}).unwrap() }}\n"
+        "}\n\n"
+        for i in range(4)
+    )
+    write_tree(
+        tmp_path,
+        {
+            "src/lib.rs": (
+                "//! A small web framework.\n\npub mod handlers;\npub mod routing;\n\n"
+                "pub use crate::routing::Router;\npub use http::StatusCode;\n"
+            ),
+            "src/routing.rs": (
+                "/// Routes requests to handlers.\n"
+                "pub struct Router {\n    routes: Vec<String>,\n}\n\n"
+                "impl Router {\n    pub fn new() -> Self {\n        Router { routes: Vec::new() }\n"
+                "    }\n}\n"
+            ),
+            "src/handlers.rs": "use http::StatusCode;\n\n" + uses,
+        },
+    )
+    index = Index(tmp_path)
+    index.index(embed="none")
+    status = index.search("StatusCode", k=3, mode="lexical").results
+    assert (status[0].path, status[0].start_line <= 7 <= status[0].end_line) == (
+        "src/lib.rs",
+        True,
+    )
+    assert index.search("Router", k=3, mode="lexical").results[0].path == "src/routing.rs"
+
+
 def test_an_inner_function_asked_with_its_case_takes_the_exact_case_prior() -> None:
     """An inner function does not name the chunk holding it (``Definition.local``), so
     the exact-case prior reads the definition that starts inside the chunk."""

@@ -488,6 +488,49 @@ def _named_values(language: str, node: tree_sitter.Node) -> list[tuple[str, tree
 _ASSIGNMENTS = {"python": _python_assignment, "ruby": _ruby_assignment}
 
 
+def _reexports(language: str, node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
+    """The names a module re-exports (Rust's ``pub use axum_core::extract::FromRequest``,
+    TypeScript's ``export { A, B as C } from './x'``), each with its name's node. When a
+    name is defined nowhere else in the tree (it comes from a dependency), the
+    re-export is where the tree makes it its own; ``MetaStore.find_definitions`` drops
+    re-exports of names the tree defines."""
+    if language == "rust" and node.type == "use_declaration":
+        public = any(c.type == "visibility_modifier" for c in node.named_children)
+        argument = node.child_by_field_name("argument")
+        return _use_names(argument) if public and argument is not None else []
+    if language in _JS_LANGUAGES and node.type == "export_statement":
+        return [
+            (_text(name)[:120], name)
+            for clause in node.named_children
+            if clause.type == "export_clause"
+            for spec in clause.named_children
+            if (name := spec.child_by_field_name("alias") or spec.child_by_field_name("name"))
+        ]
+    return []
+
+
+def _use_names(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
+    """The names a Rust ``use`` tree brings in: the last segment of each path, or its
+    alias (``self`` and ``*`` name nothing new)."""
+    if node.type == "identifier":
+        return [(_text(node)[:120], node)]
+    if node.type == "scoped_identifier":
+        name = node.child_by_field_name("name")
+        return _use_names(name) if name is not None else []
+    if node.type == "use_as_clause":
+        alias = node.child_by_field_name("alias")
+        return [(_text(alias)[:120], alias)] if alias is not None else []
+    if node.type == "scoped_use_list":
+        listed = node.child_by_field_name("list")
+        return _use_names(listed) if listed is not None else []
+    if node.type == "use_list":
+        return [found for child in node.named_children for found in _use_names(child)]
+    return []
+
+
+_JS_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
+
+
 def _c_table(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """A file-level variable initialised over several lines: ``struct Curl_cftype
     Curl_cft_unix = { "UNIX", .. }``, a table of handlers or names; C's way to define a
@@ -739,6 +782,8 @@ class _Chunker:
                 # by name in the chunk that holds them, no chunk of their own
                 for name, spec in _named_values(self.language, node):
                     self._record(spec, spec, "constant", name, parent_name, local=True)
+                for name, at in _reexports(self.language, node):
+                    self._record(at, node, "reexport", name, parent_name, local=True)
                 continue
             kind, name, inner = found
             suite = kind == "suite"  # a test suite is a test whose members are tests
@@ -997,6 +1042,7 @@ def _query(language: str) -> tree_sitter.Query | None:
         *_DEFINED_BY.get(language, {}),
         *_DECLARED_ONLY,
         *(_VALUE_TYPES if language == "rust" else ()),
+        *(("use_declaration",) if language == "rust" else ()),
     ]
     valid = []
     for node_type in dict.fromkeys(types):

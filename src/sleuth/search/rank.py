@@ -229,7 +229,8 @@ def apply_priors(
             factor *= PRIORS["asked_for"] if plan.wants_tests else PRIORS["tests"]
         elif category == "docs":
             factor *= PRIORS["asked_for"] if plan.wants_docs else PRIORS["docs"]
-        if row.kind == "block" and mostly_imports(row.id, row.text):
+        # (a block of `pub use` lines that re-exports the name asked for is its answer)
+        if row.kind == "block" and not defines and mostly_imports(row.id, row.text):
             factor *= PRIORS["imports"]
         if category == "tests" and not plan.wants_tests and SIGNALS["tested_by_path"]:
             name_share, in_folder = 0.0, False  # test_search.py tests search, is not it

@@ -448,14 +448,18 @@ class MetaStore:
         out: dict[str, list[tuple[str, int, int, str]]] = {}
         for name in names:
             forms = sigil_forms(name)
-            for path, start, end, defined in self.db.execute(
-                "SELECT f.path, d.start_line, d.end_line, d.name FROM definitions d"
+            found = self.db.execute(
+                "SELECT f.path, d.start_line, d.end_line, d.name, d.kind FROM definitions d"
                 " JOIN files f ON f.id=d.file_id"
                 f" WHERE d.name COLLATE NOCASE IN ({','.join('?' * len(forms))})"
                 " AND d.kind != 'impl' LIMIT 50",
                 forms,
-            ):
-                out.setdefault(name.lower(), []).append((path, start, end, defined))
+            ).fetchall()
+            # a re-export answers only for a name the tree defines nowhere (it comes
+            # from a dependency): else the definition itself is the answer
+            own = [r for r in found if r[4] != "reexport"] or found
+            if own:
+                out[name.lower()] = [row[:4] for row in own]
         return out
 
     # -- lookups for handles, symbols and expansion -------------------------------------
