@@ -5,7 +5,8 @@ Lua's ``M.setup``; five letters or more; modules, impl blocks, tests and re-expo
 left out), asks ``Index.search`` for each name as written, and counts how often the
 first result is the chunk holding that definition. No annotations: the definitions
 table is the answer key, so trees nobody annotated (the benchmark's other repositories,
-any checkout) can be measured, per language. The indexes must exist (``sleuth index``); nothing is indexed.
+any checkout) can be measured, per language. The indexes must exist (``sleuth
+index``); nothing is indexed.
 
     python bench/definition_lookup.py ~/.cache/sleuth-bench/repos --per-index 40
     python bench/definition_lookup.py ~/.cache/sleuth-bench/test --out lookup.json
