@@ -1011,6 +1011,33 @@ def test_c_and_cpp_export_macros_do_not_hide_definitions() -> None:
     assert test_definitions == []
 
 
+def test_catch2_and_doctest_test_cases_are_tests_named_by_their_strings() -> None:
+    """`TEST_CASE("vectors resize", "[vector]") {` names a test with strings, which the
+    grammar read as a call and a loose block: the file was unnamed blocks. Each is now
+    a test named as written, and the code after them is still read."""
+    tests = "".join(
+        f"{opening} {{\n    std::vector<int> v({i});\n    REQUIRE(v.size() == {i});\n"
+        + "".join(f"    CHECK(v.empty() == false); // {k}\n" for k in range(6))
+        + "}\n\n"
+        for i, opening in enumerate(
+            [
+                'TEST_CASE("vectors resize", "[vector][size]")',
+                'TEST_CASE_METHOD(Fixture, "a \\"quoted\\" name")',
+                'SCENARIO("données")',
+            ]
+        )
+    )
+    chunks, definitions = checked_chunks("cpp", tests + "int helper(int x) {\n  return x;\n}\n")
+    assert [(c.kind, c.symbol) for c in chunks] == [
+        ("test", "test vectors resize"),
+        ("test", 'test a \\"quoted\\" name'),
+        ("test", "test données"),
+        ("function", "helper"),
+    ]
+    assert [d.name for d in definitions] == ["helper"]
+    assert chunks[0].text.startswith('TEST_CASE("vectors resize"')
+
+
 def test_a_statement_cut_off_by_a_preprocessor_line_is_not_a_definition() -> None:
     """`#if X` between `}` and `else if (..) {` makes the parser read a function named
     `if`; C, C++, C# and Java cannot name a definition so."""

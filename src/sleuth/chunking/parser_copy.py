@@ -137,8 +137,38 @@ def _blank_c_macros(text: str) -> str:
     return "".join(parts)
 
 
+#: Catch2's and doctest's test cases name themselves with strings (``TEST_CASE("vectors
+#: resize", "[vector]") {``), which the grammar cannot read as a declarator's parameters:
+#: the test became a call and a loose block. Each string literal in such a line's
+#: arguments is turned into an identifier of the same length (``_vectors_resize_``), so
+#: the line reads as gtest's ``TEST(Suite, Name) {`` does; the test's name is read from
+#: the file itself (``treesitter.catch_test_name``).
+CATCH_MACROS = ("TEST_CASE", "TEST_CASE_METHOD", "TEST_CASE_FIXTURE", "SCENARIO")
+CATCH_TEST = re.compile(
+    rf"(?m)^[ \t]*(?:{'|'.join(CATCH_MACROS)})[ \t]*\(((?:[^()\n]|\([^()\n]*\))*)\)"
+    r"(?=[ \t]*(?:\{|$))"
+)
+_C_STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
+
+
+def _identifier(match: re.Match[str]) -> str:
+    return re.sub(r"[^A-Za-z0-9_]", "_", match.group(0))
+
+
+def _catch_tests(text: str) -> str:
+    if "TEST_CASE" not in text and "SCENARIO" not in text:
+        return text
+
+    def as_identifiers(match: re.Match[str]) -> str:
+        start = match.start(1) - match.start(0)
+        arguments = _C_STRING.sub(_identifier, match.group(1))
+        return match.group(0)[:start] + arguments + match.group(0)[start + len(arguments) :]
+
+    return CATCH_TEST.sub(as_identifiers, text)
+
+
 def _rewrite_c(text: str) -> str:
-    return one_configuration(_blank_c_macros(text))
+    return one_configuration(_blank_c_macros(_catch_tests(text)))
 
 
 #: Rust crates gate items behind configuration macros of their own (tokio's

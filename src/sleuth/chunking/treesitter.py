@@ -21,7 +21,7 @@ import tree_sitter
 from .. import config
 from ..languages import parser_for
 from .base import TEST_MODULES, Chunk, Definition, signature_of
-from .parser_copy import parser_source
+from .parser_copy import CATCH_MACROS, CATCH_TEST, parser_source
 
 _C_LIKE = {
     "function_definition": "function",
@@ -638,11 +638,23 @@ def _test_name(node: tree_sitter.Node) -> str:
     return f"test {_text(label)}"[:120] if label is not None else "test"
 
 
-#: C++ test frameworks' macros that read to the grammar as a function definition.
+#: C++ test frameworks' macros that read to the grammar as a function definition
+#: (Catch2's and doctest's once their names are rewritten in the parser's copy).
 _C_TEST_MACROS = frozenset(
     {"TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P", "BOOST_AUTO_TEST_CASE"}
-    | {"BOOST_FIXTURE_TEST_CASE", "BOOST_DATA_TEST_CASE"}
+    | {"BOOST_FIXTURE_TEST_CASE", "BOOST_DATA_TEST_CASE", *CATCH_MACROS}
 )
+
+
+def catch_test_name(line: str) -> str | None:
+    """``test vectors resize`` for Catch2's ``TEST_CASE("vectors resize", "[vector]") {``
+    (the first string of the arguments, as the file writes it); None for other lines."""
+    match = CATCH_TEST.match(line)
+    string = _C_STRING_LITERAL.search(match.group(1)) if match else None
+    return f"test {string.group(1)}"[:120] if string else None
+
+
+_C_STRING_LITERAL = re.compile(r'"((?:\\.|[^"\\])*)"')
 
 
 @dataclass
@@ -790,6 +802,8 @@ class _Chunker:
             kind = "test" if suite else kind
             if kind == "test" and node.type not in _DEFINED_BY.get(self.language, {}):
                 name = _test_name(node)  # a test block by its node type (Zig): as it reads
+                if self.language in ("c", "cpp"):
+                    name = catch_test_name(self.lines[node.start_point.row]) or name
             _take_inner(consumed, node, inner)
             if kind == "function" and parent_kind in _CLASS_KINDS:
                 kind = "method"
