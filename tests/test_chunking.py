@@ -1038,6 +1038,21 @@ def test_catch2_and_doctest_test_cases_are_tests_named_by_their_strings() -> Non
     assert chunks[0].text.startswith('TEST_CASE("vectors resize"')
 
 
+def test_csharp_pointer_casts_do_not_hide_the_methods_after_them() -> None:
+    """The C# grammar cannot read `*(int*)(pDst + 4) = *(int*)(pSrc + 4);` (unsafe code)
+    and lost every method after such a line; the parser's copy blanks the casts."""
+    method = (
+        "    public static unsafe void WriteRaw{n}(byte* pSrc, byte* pDst)\n    {{\n"
+        "        *(int*)(pDst + 0) = *(int*)(pSrc + 0);\n"
+        "        *(long*)pDst = (long)*(short*)(pSrc + {n});\n    }}\n\n"
+    )
+    source = "public static class UnsafeMemory\n{\n"
+    source += "".join(method.format(n=n) for n in range(4)) + "}\n"
+    chunks, definitions = checked_chunks("csharp", source)
+    assert [d.name for d in definitions] == ["UnsafeMemory"] + [f"WriteRaw{n}" for n in range(4)]
+    assert "*(int*)(pDst + 0)" in chunks[0].text  # chunks keep the file's own text
+
+
 def test_a_statement_cut_off_by_a_preprocessor_line_is_not_a_definition() -> None:
     """`#if X` between `}` and `else if (..) {` makes the parser read a function named
     `if`; C, C++, C# and Java cannot name a definition so."""
