@@ -758,6 +758,23 @@ def test_rust_items_inside_a_configuration_macro_are_definitions() -> None:
         ("spawn", "method", "Handle"),
     }
     assert next(c for c in chunks if c.symbol == "stdout").text.startswith("cfg_io_std! {")
+    # a wrapper with arms of its own keeps its first arm's items, and the rest of the
+    # file is still read
+    arms = (
+        "impl Batch {\n    cfg_metrics_variant! {\n"
+        "        stable: {\n            fn park(&mut self) {}\n        },\n"
+        "        unstable: {\n            fn park(&mut self) {\n                self.n += 1;\n"
+        "            }\n        }\n    }\n\n    pub fn submit(&self) {}\n}\n\n"
+        "cfg_unstable! {\n    macro_rules! trace_op {\n        () => {};\n    }\n}\n"
+        "fn now() -> u64 {\n    0\n}\n"
+    )
+    assert [(d.name, d.kind) for d in checked_chunks("rust", arms)[1]] == [
+        ("Batch", "impl"),
+        ("park", "method"),
+        ("submit", "method"),
+        ("trace_op", "macro"),
+        ("now", "function"),
+    ]
 
 
 def test_a_rust_impl_for_a_reference_is_named_for_the_type() -> None:

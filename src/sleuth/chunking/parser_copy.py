@@ -179,15 +179,51 @@ _RUST_CFG_WRAPPER = re.compile(r"(?m)^[ \t]*(cfg_(?!if\b)\w+![ \t]*\{)[ \t]*$")
 _RUST_SKIP = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\\\'])\'', re.S)
 
 
+#: ... when its body is items. Some have arms of their own (tokio's
+#: ``cfg_metrics_variant! { stable: { .. }, unstable: { .. } }``), which read as nothing
+#: once the wrapper is gone and cost the grammar the rest of the file: as with a C
+#: conditional group, the first arm's items are kept and the other arms blanked.
+_RUST_ITEM_START = re.compile(
+    r"[ \t\n]*(?:#|//|/\*|\}|(?:pub|fn|async|const|static|struct|enum|union|impl|trait"
+    r"|type|mod|use|extern|unsafe)\b|macro_rules!|\w+![ \t]*[({\[])"
+)
+_RUST_ARM = re.compile(r"[ \t\n]*(\w+[ \t]*:[ \t]*\{)")
+_RUST_ARM_END = re.compile(r"[ \t\n]*,")
+
+
 def _rewrite_rust(text: str) -> str:
     if "cfg_" not in text:
         return text
     spans = []
     for match in _RUST_CFG_WRAPPER.finditer(text):
         close = _matching_brace(text, match.end(1) - 1)
-        if close is not None and text[close + 1 : close + 2] in ("", "\n", "\r", " "):
-            spans += [(match.start(1), match.end(1)), (close, close + 1)]
+        if close is None or text[close + 1 : close + 2] not in ("", "\n", "\r", " "):
+            continue
+        if _RUST_ITEM_START.match(text, match.end(0)):
+            arms: list[tuple[int, int]] | None = []
+        else:
+            arms = _first_arm_only(text, match.end(0), close)
+        if arms is not None:
+            spans += [(match.start(1), match.end(1)), *arms, (close, close + 1)]
     return _blank_spans(text, sorted(spans))
+
+
+def _first_arm_only(text: str, at: int, close: int) -> list[tuple[int, int]] | None:
+    """The spans to blank in a body of arms (``name: { .. },`` up to ``close``) so that
+    the first arm's items remain; None when the body is not arms."""
+    spans: list[tuple[int, int]] = []
+    while (arm := _RUST_ARM.match(text, at)) is not None and arm.start(1) < close:
+        end = _matching_brace(text, arm.end(1) - 1)
+        if end is None or end >= close:
+            return None
+        comma = _RUST_ARM_END.match(text, end + 1)
+        after = comma.end() if comma is not None else end + 1
+        if spans:
+            spans.append((arm.start(1), after))
+        else:
+            spans += [(arm.start(1), arm.end(1)), (end, after)]
+        at = after
+    return spans if spans and not text[at:close].strip() else None
 
 
 def _matching_brace(text: str, open_at: int) -> int | None:
