@@ -1020,6 +1020,39 @@ def test_c_and_cpp_export_macros_do_not_hide_definitions() -> None:
     )
     found = {(d.name, d.kind) for d in checked_chunks("cpp", wrapped)[1]}
     assert found == {("Mutex", "class"), ("LockWhen", "method"), ("insert", "method")}
+    qualified = (  # a nullability macro after `*`, C++ the grammar does not know
+        "namespace absl {\nclass Status {\n public:\n"
+        "  static const std::string* absl_nonnull EmptyString();\n"
+        "  bool ok() const { return rep_ == 0; }\n"
+        "  Status& operator<<(char v) { return operator<< <char>(v); }\n"
+        " private:\n  uintptr_t rep_;\n};\n\n"
+        "namespace internal {\nextern template Status MakeError<0>(string_view message);\n"
+        "}  // namespace internal\n\n"
+        "const char* absl_nonnull StatusMessage(const Status& status) {\n  return nullptr;\n}\n"
+        "}  // namespace absl\n"
+    )
+    assert [(d.name, d.kind) for d in checked_chunks("cpp", qualified)[1]] == [
+        ("absl", "module"),
+        ("Status", "class"),
+        ("ok", "method"),
+        ("operator<<", "method"),
+        ("internal", "module"),
+        ("StatusMessage", "function"),
+    ]
+    # a function returning a reference is named for itself, not for its return type
+    references = (
+        "class S {\n public:\n  const T& value() const& { return v; }\n"
+        "  operator bool() const { return true; }\n};\n\n"
+        "S& S::operator=(const S& o) { return *this; }\n\n"
+        "std::ostream& operator<<(std::ostream& os, const S& s) { return os; }\n"
+    )
+    assert [d.name for d in checked_chunks("cpp", references)[1]] == [
+        "S",
+        "value",
+        "operator bool",
+        "S::operator=",
+        "operator<<",
+    ]
     gtest = 'TEST_F(ParserTest, Empty)\n{\n  EXPECT_TRUE(parse(""));\n}\n'
     test_chunks, test_definitions = chunk_text("cpp", gtest)
     assert test_chunks[0].text.startswith("TEST_F(ParserTest, Empty)")

@@ -101,6 +101,21 @@ _C_AFTER_PARAMETERS = re.compile(
 _C_AFTER_PARAMETER_NAME = re.compile(
     r"(?<=\w[ \t])[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?(?=[ \t]*[),])"
 )
+#: ... and a qualifier macro between a pointer's or reference's `*`/`&` and the
+#: declarator's name: ``Status* absl_nonnull Create(..)``, ``T* _Nullable next;``.
+#: Nothing but ``const``, ``volatile`` and ``restrict`` may stand there.
+_C_POINTER_QUALIFIER = re.compile(
+    r"(?<=[*&])([ \t]*)(?!(?:const|volatile|restrict|operator|noexcept)\b)"
+    r"([A-Za-z_]\w*)(?=[ \t]+(?:const[ \t]+)?[A-Za-z_~][\w:~]*[ \t]*[(;,)=\[{])"
+)
+#: C++ the grammar does not know and that ends its reading of a file: an explicit
+#: instantiation declaration (``extern template Status MakeErrorImpl<0>(..);``, read
+#: without its two words as the declaration it instantiates), and explicit template
+#: arguments after an operator's name (``return operator<< <char>(v);``).
+_CPP_EXTERN_TEMPLATE = re.compile(r"(?m)^[ \t]*(extern[ \t]+template)\b")
+_CPP_OPERATOR_ARGUMENTS = re.compile(
+    r"(?<=\boperator)([^\w\s(]{1,3})([ \t]*<[^<>()\n;{}]*>)(?=[ \t]*\()"
+)
 #: Preprocessor lines, with their continuations: left as they are.
 _C_DIRECTIVE = re.compile(r"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
 
@@ -127,6 +142,14 @@ def _blank_c_macros(text: str) -> str:
     out = _C_AFTER_IF.sub(_spaces, _C_SPECIFIER.sub(_spaces, _C_ALONE.sub(_spaces, text)))
     out = _C_AFTER_PARAMETERS.sub(lambda m: ")" + m.group(1) + " " * len(m.group(2)), out)
     out = _C_AFTER_PARAMETER_NAME.sub(_spaces, out)
+    if "extern template" in out:
+        out = _CPP_EXTERN_TEMPLATE.sub(
+            lambda m: m.group(0).replace(m.group(1), " " * len(m.group(1))), out
+        )
+    if "operator" in out:
+        out = _CPP_OPERATOR_ARGUMENTS.sub(lambda m: m.group(1) + " " * len(m.group(2)), out)
+    if "* " in out or "& " in out:
+        out = _C_POINTER_QUALIFIER.sub(lambda m: m.group(1) + " " * len(m.group(2)), out)
     if out == text:
         return text
     parts, at = [], 0

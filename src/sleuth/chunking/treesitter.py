@@ -685,7 +685,9 @@ def _name_of(node: tree_sitter.Node) -> str:
     if name is None:
         declarator = node.child_by_field_name("declarator")
         while declarator is not None and declarator.type not in _NAME_TYPES:
-            declarator = declarator.child_by_field_name("declarator")
+            if declarator.type == "operator_cast":  # operator bool() const
+                break
+            declarator = _inner_declarator(declarator)
         name = declarator
     if name is None:
         for child in node.named_children:
@@ -697,9 +699,19 @@ def _name_of(node: tree_sitter.Node) -> str:
                 name = inner
                 break
     text = _text(name).strip().split("(")[0].split("\n")[0]
-    if not text.startswith("operator"):
+    if not text.split("::")[-1].startswith("operator"):  # S::operator<< keeps its <<
         text = text.split("<")[0].strip()  # formatter<T, Char> specialises formatter
     return text[:120]
+
+
+def _inner_declarator(declarator: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The declarator inside a C/C++ declarator; a reference's (``S& operator=(..)``)
+    is its last child, not a field, and reading past it named the function for its
+    return type."""
+    inner = declarator.child_by_field_name("declarator")
+    if inner is None and declarator.type == "reference_declarator" and declarator.named_children:
+        inner = declarator.named_children[-1]
+    return inner
 
 
 def _end_row(node: tree_sitter.Node) -> int:
