@@ -6,7 +6,8 @@ import pytest
 
 from sleuth import config
 from sleuth.chunking import chunk_text
-from sleuth.languages import language_for, language_of
+from sleuth.chunking.parser_copy import parser_source
+from sleuth.languages import language_for, language_of, parser_for
 
 # (language, source, expected definitions as (name, kind, parent))
 CASES = [
@@ -633,6 +634,25 @@ def test_c_conditionals_inside_a_statement_do_not_hide_the_function() -> None:
     }
     assert sum(d.name == "open_file" for d in definitions) == 2  # whole branches: both read
     assert "#ifdef HAS_PROVIDERS" in next(c.text for c in chunks if c.symbol == "ctx_init")
+
+
+def test_c_values_and_labels_beside_directives_keep_the_parse() -> None:
+    """A name alone on its line after `x =` is a value, not a macro to blank
+    (`ver_min =` / `#ifdef TLS1_2` / `MBEDTLS_SSL_VERSION_TLS1_2`); a label just before
+    `#endif` labels nothing the grammar can see. Both cost curl's `mbedtls.c` its parse."""
+    source = (
+        "static int set_min_max(struct cfg *cfg)\n{\n  int ver_min =\n"
+        "#ifdef MBEDTLS_SSL_PROTO_TLS1_2\n    MBEDTLS_SSL_VERSION_TLS1_2\n#else\n"
+        "    MBEDTLS_SSL_VERSION_TLS1_3\n#endif\n    ;\n  return ver_min;\n}\n\n"
+        "static int set_ciphers(const char *ciphers)\n{\n#ifndef TLS1_3\n  (void)ciphers;\n"
+        "#else\n  if(!ciphers)\n    goto add_ciphers;\nadd_ciphers:\n#endif\n"
+        "  return 0;\n}\n\n"
+        "FMT_BEGIN_NAMESPACE\nint after(void)\n{\n  return 1;\n}\n"
+    )
+    tree = parser_for("c").parse(parser_source("c", source))
+    assert not tree.root_node.has_error
+    names = [d.name for d in checked_chunks("c", source)[1]]
+    assert names == ["set_min_max", "set_ciphers", "after"]
 
 
 def test_swift_computed_properties_and_keyword_members_are_definitions() -> None:

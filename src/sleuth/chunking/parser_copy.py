@@ -116,6 +116,12 @@ _CPP_EXTERN_TEMPLATE = re.compile(r"(?m)^[ \t]*(extern[ \t]+template)\b")
 _CPP_OPERATOR_ARGUMENTS = re.compile(
     r"(?<=\boperator)([^\w\s(]{1,3})([ \t]*<[^<>()\n;{}]*>)(?=[ \t]*\()"
 )
+#: ... and a statement label just before a preprocessor line (``add_ciphers:`` then
+#: ``#endif``): a label must label a statement, and the grammar lost the function.
+_C_LABEL_BEFORE_DIRECTIVE = re.compile(
+    r"(?m)^[ \t]*(?!(?:public|private|protected|default)\b)[A-Za-z_]\w*[ \t]*:[ \t]*$"
+    r"(?=\n[ \t]*#)"
+)
 #: Preprocessor lines, with their continuations: left as they are.
 _C_DIRECTIVE = re.compile(r"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
 
@@ -135,13 +141,46 @@ def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join([*parts, text[at:]])
 
 
+#: A line that ends so leaves its expression open: a name alone on the next line is a
+#: value (``ver_min =`` / ``#ifdef X`` / ``MBEDTLS_SSL_VERSION_TLS1_2``), not a macro.
+_OPEN_EXPRESSION = ("=", "(", ",", "?", "|", "&", "+", "-", "*", "/", "return")
+
+
+def _continues(text: str, at: int) -> bool:
+    """Whether the code line before ``at`` (past blank and preprocessor lines) leaves an
+    expression open."""
+    end = at
+    while end > 0:
+        start = text.rfind("\n", 0, end - 1) + 1
+        line = _code_of(text[start:end])
+        if line and not line.startswith("#"):
+            return line.endswith(_OPEN_EXPRESSION)
+        end = start
+    return False
+
+
+def _code_of(line: str) -> str:
+    """A line without its comments (as far as one line tells), stripped."""
+    line = line.strip()
+    if line.startswith(("//", "/*", "*")):
+        return ""
+    if line.endswith("*/") and "/*" in line:
+        line = line[: line.rfind("/*")].rstrip()
+    if " //" in line:
+        line = line[: line.index(" //")].rstrip()
+    return line
+
+
 def _blank_c_macros(text: str) -> str:
     """Substitutions that keep every offset, then the preprocessor lines put back."""
     if "_" not in text:
         return text
-    out = _C_AFTER_IF.sub(_spaces, _C_SPECIFIER.sub(_spaces, _C_ALONE.sub(_spaces, text)))
+    alone = _C_ALONE.sub(lambda m: m.group(0) if _continues(text, m.start()) else _spaces(m), text)
+    out = _C_AFTER_IF.sub(_spaces, _C_SPECIFIER.sub(_spaces, alone))
     out = _C_AFTER_PARAMETERS.sub(lambda m: ")" + m.group(1) + " " * len(m.group(2)), out)
     out = _C_AFTER_PARAMETER_NAME.sub(_spaces, out)
+    if ":\n" in out:
+        out = _C_LABEL_BEFORE_DIRECTIVE.sub(_spaces, out)
     if "extern template" in out:
         out = _CPP_EXTERN_TEMPLATE.sub(
             lambda m: m.group(0).replace(m.group(1), " " * len(m.group(1))), out
