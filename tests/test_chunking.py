@@ -655,6 +655,24 @@ def test_c_values_and_labels_beside_directives_keep_the_parse() -> None:
     assert names == ["set_min_max", "set_ciphers", "after"]
 
 
+def test_cpp_macro_statements_at_file_scope_keep_the_parse() -> None:
+    """`ABSL_FLAG(int, retries, 3, "help");` passes a type and literals to a macro at
+    file scope: the grammar lost the rest of the file (abseil's flag tests). The call
+    is blanked in the parser's copy; what follows is read."""
+    source = (
+        'ABSL_FLAG(int, retries, 3,\n          "how often to retry");\n'
+        'ABSL_FLAG(bool, verbose, {}, "");\n'
+        "DEFINE_CONSTRUCTED_FLAG(bool, true, kOneWord);\n\n"
+        "namespace {\n\nint Retries() { return absl::GetFlag(FLAGS_retries); }\n\n"
+        "TEST(FlagTest, Retries) {\n  EXPECT_EQ(Retries(), 3);\n}\n\n}  // namespace\n"
+    )
+    tree = parser_for("cpp").parse(parser_source("cpp", source))
+    assert not tree.root_node.has_error
+    chunks, definitions = checked_chunks("cpp", source)
+    assert [d.name for d in definitions] == ["Retries"]
+    assert chunks[0].text.startswith("ABSL_FLAG(int, retries, 3,")
+
+
 def test_swift_computed_properties_and_keyword_members_are_definitions() -> None:
     """`var snp: ConstraintViewDSL { .. }` runs code when read (SnapKit's entry point);
     `subscript`, `deinit` and `typealias` define members too; `var x = 3` stores a value."""

@@ -122,6 +122,12 @@ _C_LABEL_BEFORE_DIRECTIVE = re.compile(
     r"(?m)^[ \t]*(?!(?:public|private|protected|default)\b)[A-Za-z_]\w*[ \t]*:[ \t]*$"
     r"(?=\n[ \t]*#)"
 )
+#: ... and a macro called as a statement at the start of a line, outside any function
+#: (``ABSL_FLAG(int, retries, 3, "help");``, ``DEFINE_FLAG(bool, true, kName);``):
+#: type names and literals as arguments read as nothing the grammar knows, and it lost
+#: the rest of the file. The whole call is blanked; it defines nothing a chunk is named
+#: for.
+_C_MACRO_STATEMENT = re.compile(r"(?m)^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\(")
 #: Preprocessor lines, with their continuations: left as they are.
 _C_DIRECTIVE = re.compile(r"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
 
@@ -144,6 +150,49 @@ def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
 #: A line that ends so leaves its expression open: a name alone on the next line is a
 #: value (``ver_min =`` / ``#ifdef X`` / ``MBEDTLS_SSL_VERSION_TLS1_2``), not a macro.
 _OPEN_EXPRESSION = ("=", "(", ",", "?", "|", "&", "+", "-", "*", "/", "return")
+
+
+def _blank_macro_statements(text: str) -> str:
+    spans = []
+    for match in _C_MACRO_STATEMENT.finditer(text):
+        close = _closing_parenthesis(text, match.end() - 1)
+        if close is None:
+            continue
+        end = close + 1
+        while end < len(text) and text[end] in " \t":
+            end += 1
+        if text.startswith(";", end) and (not spans or match.start() >= spans[-1][1]):
+            spans.append((match.start(), end + 1))
+    return _blank_spans(text, spans)
+
+
+def _closing_parenthesis(text: str, open_at: int, limit: int = 2000) -> int | None:
+    """Where the ``)`` closing the ``(`` at ``open_at`` is (strings skipped), within
+    ``limit`` characters and before any ``;`` outside braces; else None."""
+    depth, braces, at, end = 0, 0, open_at, min(len(text), open_at + limit)
+    while at < end:
+        char = text[at]
+        if char == '"':
+            literal = _C_STRING_AT.match(text, at)
+            at = literal.end() if literal is not None else at + 1
+            continue
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return at
+        elif char == "{":
+            braces += 1
+        elif char == "}":
+            braces -= 1
+        elif char == ";" and braces <= 0:
+            return None
+        at += 1
+    return None
+
+
+_C_STRING_AT = re.compile(r'"(?:\\.|[^"\\\n])*"')
 
 
 def _continues(text: str, at: int) -> bool:
@@ -179,6 +228,7 @@ def _blank_c_macros(text: str) -> str:
     out = _C_AFTER_IF.sub(_spaces, _C_SPECIFIER.sub(_spaces, alone))
     out = _C_AFTER_PARAMETERS.sub(lambda m: ")" + m.group(1) + " " * len(m.group(2)), out)
     out = _C_AFTER_PARAMETER_NAME.sub(_spaces, out)
+    out = _blank_macro_statements(out)
     if ":\n" in out:
         out = _C_LABEL_BEFORE_DIRECTIVE.sub(_spaces, out)
     if "extern template" in out:
