@@ -636,6 +636,13 @@ def test_c_conditionals_inside_a_statement_do_not_hide_the_function() -> None:
     assert "#ifdef HAS_PROVIDERS" in next(c.text for c in chunks if c.symbol == "ctx_init")
 
 
+def cleanly_parsed(language: str, source: str) -> tuple[list, list]:
+    """``checked_chunks`` of a source whose parser's copy the grammar reads without an
+    error."""
+    assert not parser_for(language).parse(parser_source(language, source)).root_node.has_error
+    return checked_chunks(language, source)
+
+
 def test_c_values_and_labels_beside_directives_keep_the_parse() -> None:
     """A name alone on its line after `x =` is a value, not a macro to blank
     (`ver_min =` / `#ifdef TLS1_2` / `MBEDTLS_SSL_VERSION_TLS1_2`); a label just before
@@ -649,10 +656,11 @@ def test_c_values_and_labels_beside_directives_keep_the_parse() -> None:
         "  return 0;\n}\n\n"
         "FMT_BEGIN_NAMESPACE\nint after(void)\n{\n  return 1;\n}\n"
     )
-    tree = parser_for("c").parse(parser_source("c", source))
-    assert not tree.root_node.has_error
-    names = [d.name for d in checked_chunks("c", source)[1]]
-    assert names == ["set_min_max", "set_ciphers", "after"]
+    assert [d.name for d in cleanly_parsed("c", source)[1]] == [
+        "set_min_max",
+        "set_ciphers",
+        "after",
+    ]
 
 
 def test_cpp_macro_statements_at_file_scope_keep_the_parse() -> None:
@@ -666,9 +674,7 @@ def test_cpp_macro_statements_at_file_scope_keep_the_parse() -> None:
         "namespace {\n\nint Retries() { return absl::GetFlag(FLAGS_retries); }\n\n"
         "TEST(FlagTest, Retries) {\n  EXPECT_EQ(Retries(), 3);\n}\n\n}  // namespace\n"
     )
-    tree = parser_for("cpp").parse(parser_source("cpp", source))
-    assert not tree.root_node.has_error
-    chunks, definitions = checked_chunks("cpp", source)
+    chunks, definitions = cleanly_parsed("cpp", source)
     assert [d.name for d in definitions] == ["Retries"]
     assert chunks[0].text.startswith("ABSL_FLAG(int, retries, 3,")
 
