@@ -89,7 +89,7 @@ _C_SPECIFIER = re.compile(
 _C_ALONE = re.compile(
     r"(?m)^[ \t]*[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?[ \t]*$(?![\n\r]+[ \t]*\{)"
 )
-_C_AFTER_IF = re.compile(r"(?<=\bif )[A-Z][A-Z0-9]*_[A-Z0-9_]*(?=[ \t]*\()")
+_C_AFTER_IF = re.compile(r"if ([A-Z][A-Z0-9]*_[A-Z0-9_]*)(?=[ \t]*\()")
 #: ... and after a declarator's parameters (and qualifiers), on their line or indented on
 #: the next: ``int f(void) WARN_UNUSED_RESULT;``, ``void Add(int v) ABSL_LOCKS_EXCLUDED(mu_)
 #: {``
@@ -99,13 +99,13 @@ _C_AFTER_PARAMETERS = re.compile(
 )
 #: ... and after a parameter's name: ``T&& value ABSL_INTERNAL_ATTRIBUTE_CAPTURED_BY(this))``
 _C_AFTER_PARAMETER_NAME = re.compile(
-    r"(?<=\w[ \t])[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?(?=[ \t]*[),])"
+    r"[A-Z](?<=\w[ \t][A-Z])[A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?(?=[ \t]*[),])"
 )
 #: ... and a qualifier macro between a pointer's or reference's `*`/`&` and the
 #: declarator's name: ``Status* absl_nonnull Create(..)``, ``T* _Nullable next;``.
 #: Nothing but ``const``, ``volatile`` and ``restrict`` may stand there.
 _C_POINTER_QUALIFIER = re.compile(
-    r"(?<=[*&])([ \t]*)(?!(?:const|volatile|restrict|operator|noexcept)\b)"
+    r"([*&][ \t]*)(?!(?:const|volatile|restrict|operator|noexcept)\b)"
     r"([A-Za-z_]\w*)(?=[ \t]+(?:const[ \t]+)?[A-Za-z_~][\w:~]*[ \t]*[(;,)=\[{])"
 )
 #: C++ the grammar does not know and that ends its reading of a file: an explicit
@@ -113,15 +113,11 @@ _C_POINTER_QUALIFIER = re.compile(
 #: without its two words as the declaration it instantiates), and explicit template
 #: arguments after an operator's name (``return operator<< <char>(v);``).
 _CPP_EXTERN_TEMPLATE = re.compile(r"(?m)^[ \t]*(extern[ \t]+template)\b")
-_CPP_OPERATOR_ARGUMENTS = re.compile(
-    r"(?<=\boperator)([^\w\s(]{1,3})([ \t]*<[^<>()\n;{}]*>)(?=[ \t]*\()"
-)
+_CPP_OPERATOR_ARGUMENTS = re.compile(r"(operator[^\w\s(]{1,3})([ \t]*<[^<>()\n;{}]*>)(?=[ \t]*\()")
 #: ... and a statement label just before a preprocessor line (``add_ciphers:`` then
 #: ``#endif``): a label must label a statement, and the grammar lost the function.
-_C_LABEL_BEFORE_DIRECTIVE = re.compile(
-    r"(?m)^[ \t]*(?!(?:public|private|protected|default)\b)[A-Za-z_]\w*[ \t]*:[ \t]*$"
-    r"(?=\n[ \t]*#)"
-)
+_C_LABEL_BEFORE_DIRECTIVE = re.compile(r":[ \t]*\n[ \t]*#")
+_C_LABEL = re.compile(r"[ \t]*(?!(?:public|private|protected|default)\b)[A-Za-z_]\w*[ \t]*")
 #: ... and a macro called as a statement at the start of a line, outside any function
 #: (``ABSL_FLAG(int, retries, 3, "help");``, ``DEFINE_FLAG(bool, true, kName);``):
 #: type names and literals as arguments read as nothing the grammar knows, and it lost
@@ -150,6 +146,28 @@ def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
 #: A line that ends so leaves its expression open: a name alone on the next line is a
 #: value (``ver_min =`` / ``#ifdef X`` / ``MBEDTLS_SSL_VERSION_TLS1_2``), not a macro.
 _OPEN_EXPRESSION = ("=", "(", ",", "?", "|", "&", "+", "-", "*", "/", "return")
+
+
+def _after_word(replace: Callable[[re.Match[str]], str]) -> Callable[[re.Match[str]], str]:
+    """``replace`` for a match that starts a word (``if``, ``operator``), else the match
+    as it is: the patterns start with their word, not with a slow look-behind."""
+
+    def replacement(match: re.Match[str]) -> str:
+        start = match.start()
+        if start and (match.string[start - 1].isalnum() or match.string[start - 1] == "_"):
+            return match.group(0)
+        return replace(match)
+
+    return replacement
+
+
+def _blank_labels_before_directives(text: str) -> str:
+    spans = []
+    for match in _C_LABEL_BEFORE_DIRECTIVE.finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        if _C_LABEL.fullmatch(text, start, match.start()):
+            spans.append((start, match.start() + 1))
+    return _blank_spans(text, spans)
 
 
 def _blank_macro_statements(text: str) -> str:
@@ -225,18 +243,21 @@ def _blank_c_macros(text: str) -> str:
     if "_" not in text:
         return text
     alone = _C_ALONE.sub(lambda m: m.group(0) if _continues(text, m.start()) else _spaces(m), text)
-    out = _C_AFTER_IF.sub(_spaces, _C_SPECIFIER.sub(_spaces, alone))
+    out = _C_AFTER_IF.sub(
+        _after_word(lambda m: "if " + " " * len(m.group(1))), _C_SPECIFIER.sub(_spaces, alone)
+    )
     out = _C_AFTER_PARAMETERS.sub(lambda m: ")" + m.group(1) + " " * len(m.group(2)), out)
     out = _C_AFTER_PARAMETER_NAME.sub(_spaces, out)
     out = _blank_macro_statements(out)
-    if ":\n" in out:
-        out = _C_LABEL_BEFORE_DIRECTIVE.sub(_spaces, out)
+    out = _blank_labels_before_directives(out)
     if "extern template" in out:
         out = _CPP_EXTERN_TEMPLATE.sub(
             lambda m: m.group(0).replace(m.group(1), " " * len(m.group(1))), out
         )
     if "operator" in out:
-        out = _CPP_OPERATOR_ARGUMENTS.sub(lambda m: m.group(1) + " " * len(m.group(2)), out)
+        out = _CPP_OPERATOR_ARGUMENTS.sub(
+            _after_word(lambda m: m.group(1) + " " * len(m.group(2))), out
+        )
     if "* " in out or "& " in out:
         out = _C_POINTER_QUALIFIER.sub(lambda m: m.group(1) + " " * len(m.group(2)), out)
     if out == text:
