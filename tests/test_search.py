@@ -883,6 +883,16 @@ def test_a_name_only_re_exported_is_found_at_its_re_export(tmp_path: Path) -> No
         True,
     )
     assert index.search("Router", k=3, mode="lexical").results[0].path == "src/routing.rs"
+    # a symbol lookup lists the definition before the re-export, and the re-export
+    # alone when it is all the tree has
+    assert [(r.path, r.kind) for r in index.find_symbol("Router")] == [
+        ("src/routing.rs", "struct"),
+        ("src/routing.rs", "impl"),
+        ("src/lib.rs", "reexport"),
+    ]
+    assert [(r.path, r.kind) for r in index.find_symbol("StatusCode")] == [
+        ("src/lib.rs", "reexport")
+    ]
 
 
 def test_an_inner_function_asked_with_its_case_takes_the_exact_case_prior() -> None:

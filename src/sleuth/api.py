@@ -942,6 +942,8 @@ class Index:
             score = _name_score(base, row.name, glob)
             if row.kind == "impl":
                 score *= 0.99  # `impl Fragment` after the `enum Fragment` it implements for
+            elif row.kind == "reexport":
+                score *= 0.98  # `pub use crate::routing::Router` after `struct Router`
             if category != "code":
                 score *= 0.9  # tests and docs after code, as in search
             key = (row.path, row.start_line)
