@@ -171,22 +171,28 @@ def _blank_labels_before_directives(text: str) -> str:
 
 
 def _blank_macro_statements(text: str) -> str:
-    spans = []
+    """Each call is read once: a call that starts inside the text an earlier one scanned
+    is skipped, so that a file of unclosed calls costs one pass, not one per line."""
+    spans: list[tuple[int, int]] = []
+    scanned = 0
     for match in _C_MACRO_STATEMENT.finditer(text):
-        close = _closing_parenthesis(text, match.end() - 1)
+        if match.start() < scanned:
+            continue
+        close, scanned = _closing_parenthesis(text, match.end() - 1)
         if close is None:
             continue
         end = close + 1
         while end < len(text) and text[end] in " \t":
             end += 1
-        if text.startswith(";", end) and (not spans or match.start() >= spans[-1][1]):
+        if text.startswith(";", end):
             spans.append((match.start(), end + 1))
     return _blank_spans(text, spans)
 
 
-def _closing_parenthesis(text: str, open_at: int, limit: int = 2000) -> int | None:
-    """Where the ``)`` closing the ``(`` at ``open_at`` is (strings skipped), within
-    ``limit`` characters and before any ``;`` outside braces; else None."""
+def _closing_parenthesis(text: str, open_at: int, limit: int = 2000) -> tuple[int | None, int]:
+    """(where the ``)`` closing the ``(`` at ``open_at`` is, or None, where the scan
+    stopped): strings are skipped; the scan gives up after ``limit`` characters or at a
+    ``;`` outside braces."""
     depth, braces, at, end = 0, 0, open_at, min(len(text), open_at + limit)
     while at < end:
         char = text[at]
@@ -199,15 +205,15 @@ def _closing_parenthesis(text: str, open_at: int, limit: int = 2000) -> int | No
         elif char == ")":
             depth -= 1
             if depth == 0:
-                return at
+                return at, at + 1
         elif char == "{":
             braces += 1
         elif char == "}":
             braces -= 1
         elif char == ";" and braces <= 0:
-            return None
+            return None, at
         at += 1
-    return None
+    return None, at
 
 
 _C_STRING_AT = re.compile(r'"(?:\\.|[^"\\\n])*"')
