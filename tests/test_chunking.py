@@ -679,6 +679,21 @@ def test_cpp_macro_statements_at_file_scope_keep_the_parse() -> None:
     assert chunks[0].text.startswith("ABSL_FLAG(int, retries, 3,")
 
 
+def test_a_parse_that_takes_too_long_falls_back_to_line_windows(monkeypatch) -> None:
+    """Some malformed input makes a grammar's error recovery quadratic (80,000 lines of
+    `label:` / `#endif` took 40 s): past ``config.PARSE_SECONDS`` the parse gives up, the
+    file is cut into line windows, and the parser is ready for the next file."""
+    source = "int main(void) {\n  return 0;\n}\n\n" * 40
+    monkeypatch.setattr(config, "PARSE_SECONDS", 0.0)
+    chunks, definitions = chunk_text("c", source)
+    assert {c.kind for c in chunks} == {"window"}
+    assert definitions == []
+    monkeypatch.setattr(config, "PARSE_SECONDS", 5.0)
+    chunks, definitions = chunk_text("c", source)
+    assert {c.kind for c in chunks} == {"function"}
+    assert {d.name for d in definitions} == {"main"}
+
+
 def test_swift_computed_properties_and_keyword_members_are_definitions() -> None:
     """`var snp: ConstraintViewDSL { .. }` runs code when read (SnapKit's entry point);
     `subscript`, `deinit` and `typealias` define members too; `var x = 3` stores a value."""

@@ -11,8 +11,9 @@ directive lines and the other branches blanked. Every offset is kept.
 
 from __future__ import annotations
 
+import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _OPENING = re.compile(r"(?m)^[ \t]*#[ \t]*if")
 _CONDITIONAL = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
@@ -108,15 +109,37 @@ def _groups(read: _Lines) -> dict[int, _Group]:
     return groups
 
 
+@dataclass
+class _Blanked:
+    """The later branches of the groups kept to their first branch: line ranges that do
+    not overlap (a group inside a kept first branch ends before that branch does), looked
+    up by bisection so that a file of thousands of groups costs no more per group."""
+
+    starts: list[int] = field(default_factory=list)  # each range's first line, sorted
+    ends: list[int] = field(default_factory=list)
+
+    def add(self, group: _Group) -> None:
+        at = bisect.bisect(self.starts, group.first_end)
+        self.starts.insert(at, group.first_end)
+        self.ends.insert(at, group.end)
+
+    def containing(self, number: int) -> int | None:
+        """The first line of the range holding line ``number``, if one does."""
+        at = bisect.bisect(self.starts, number) - 1
+        return self.starts[at] if at >= 0 and number <= self.ends[at] else None
+
+
 def _blanked(read: _Lines, groups: dict[int, _Group]) -> list[int]:
     """Line numbers to blank: the directives and later branches of unreadable groups."""
     reduced: list[_Group] = []  # groups kept to their first branch, by their #if line
+    ranges = _Blanked()
     for start in sorted(groups):
-        if any(group.first_end <= start <= group.end for group in reduced):
+        if ranges.containing(start) is not None:
             continue  # inside a branch already blanked
         group = groups[start]
-        if _unreadable(read, groups, group, _code_before(read, start, reduced)):
+        if _unreadable(read, groups, group, _code_before(read, start, ranges)):
             reduced.append(group)
+            ranges.add(group)
     blank: list[int] = []
     for group in reduced:
         blank.append(group.start)
@@ -128,15 +151,15 @@ def _blanked(read: _Lines, groups: dict[int, _Group]) -> list[int]:
     return blank
 
 
-def _code_before(read: _Lines, start: int, reduced: list[_Group]) -> str:
+def _code_before(read: _Lines, start: int, ranges: _Blanked) -> str:
     """The last line of code the parser reads before line ``start``."""
     number = start - 1
     while number >= 0:
         if read.code[number] and not read.directive[number]:
-            inside = next((g for g in reduced if g.first_end <= number <= g.end), None)
+            inside = ranges.containing(number)
             if inside is None:
                 return read.code[number]
-            number = inside.first_end
+            number = inside
         number -= 1
     return ""
 

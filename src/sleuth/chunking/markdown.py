@@ -5,6 +5,7 @@ from __future__ import annotations
 import tree_sitter
 
 from .. import config
+from ..languages import parse
 from .base import Chunk
 from .windows import window_chunks
 
@@ -27,7 +28,7 @@ def markdown_chunks(parser: tree_sitter.Parser, text: str) -> list[Chunk]:
     embedded text carries where the section sits in the document.
     """
     lines = text.split("\n")
-    tree = parser.parse(text.encode("utf-8"))
+    tree = parse(parser, text.encode("utf-8"))
     chunks: list[Chunk] = []
     stack: list[tuple[tree_sitter.Node, list[str]]] = [(tree.root_node, [])]
     while stack:

@@ -315,7 +315,7 @@ def _rewrite_c(text: str) -> str:
 #: so nothing inside is a definition. The wrapper (``cfg_rt! {`` and its ``}``) is blanked
 #: when it stands alone on its lines; ``cfg_if!`` has a syntax of its own and stays.
 _RUST_CFG_WRAPPER = re.compile(r"(?m)^[ \t]*(cfg_(?!if\b)\w+![ \t]*\{)[ \t]*$")
-_RUST_SKIP = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\\\'])\'', re.S)
+_RUST_BRACES = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\\\'])\'|[{}]', re.S)
 
 
 #: ... when its body is items. Some have arms of their own (tokio's
@@ -334,25 +334,29 @@ def _rewrite_rust(text: str) -> str:
     if "cfg_" not in text:
         return text
     spans = []
+    pairs: dict[int, int] | None = None
     for match in _RUST_CFG_WRAPPER.finditer(text):
-        close = _matching_brace(text, match.end(1) - 1)
+        pairs = _brace_pairs(text) if pairs is None else pairs
+        close = pairs.get(match.end(1) - 1)
         if close is None or text[close + 1 : close + 2] not in ("", "\n", "\r", " "):
             continue
         if _RUST_ITEM_START.match(text, match.end(0)):
             arms: list[tuple[int, int]] | None = []
         else:
-            arms = _first_arm_only(text, match.end(0), close)
+            arms = _first_arm_only(text, match.end(0), close, pairs)
         if arms is not None:
             spans += [(match.start(1), match.end(1)), *arms, (close, close + 1)]
     return _blank_spans(text, sorted(spans))
 
 
-def _first_arm_only(text: str, at: int, close: int) -> list[tuple[int, int]] | None:
+def _first_arm_only(
+    text: str, at: int, close: int, pairs: dict[int, int]
+) -> list[tuple[int, int]] | None:
     """The spans to blank in a body of arms (``name: { .. },`` up to ``close``) so that
     the first arm's items remain; None when the body is not arms."""
     spans: list[tuple[int, int]] = []
     while (arm := _RUST_ARM.match(text, at)) is not None and arm.start(1) < close:
-        end = _matching_brace(text, arm.end(1) - 1)
+        end = pairs.get(arm.end(1) - 1)
         if end is None or end >= close:
             return None
         comma = _RUST_ARM_END.match(text, end + 1)
@@ -365,25 +369,18 @@ def _first_arm_only(text: str, at: int, close: int) -> list[tuple[int, int]] | N
     return spans if spans and not text[at:close].strip() else None
 
 
-def _matching_brace(text: str, open_at: int) -> int | None:
-    """Where the ``}`` closing the ``{`` at ``open_at`` is, skipping comments, strings
-    and character literals (a lifetime's ``'a`` is no literal)."""
-    depth, at = 0, open_at
-    while at < len(text):
-        char = text[at]
-        if char in "/\"'":
-            skipped = _RUST_SKIP.match(text, at)
-            if skipped is not None:
-                at = skipped.end()
-                continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                return at
-        at += 1
-    return None
+def _brace_pairs(text: str) -> dict[int, int]:
+    """Where the ``}`` closing each ``{`` is, in one pass over the file, skipping
+    comments, strings and character literals (a lifetime's ``'a`` is no literal): a file
+    of unclosed wrappers costs one pass, not one per wrapper."""
+    pairs: dict[int, int] = {}
+    opened: list[int] = []
+    for token in _RUST_BRACES.finditer(text):
+        if token.group(0) == "{":
+            opened.append(token.start())
+        elif token.group(0) == "}" and opened:
+            pairs[opened.pop()] = token.start()
+    return pairs
 
 
 #: tree-sitter-c-sharp cannot read a pointer cast (``*(int*)(pDst + 4) = *(int*)(pSrc +

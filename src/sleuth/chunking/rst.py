@@ -10,6 +10,7 @@ from __future__ import annotations
 import tree_sitter
 
 from .. import config
+from ..languages import parse
 from .base import Chunk
 from .windows import window_chunks
 
@@ -33,7 +34,7 @@ def _headings(tree: tree_sitter.Tree, lines: list[str]) -> list[tuple[int, str, 
 
 def rst_chunks(parser: tree_sitter.Parser, text: str) -> list[Chunk]:
     lines = text.split("\n")
-    headings = _headings(parser.parse(text.encode("utf-8")), lines)
+    headings = _headings(parse(parser, text.encode("utf-8")), lines)
     levels: dict[str, int] = {}
     chunks: list[Chunk] = []
     first = headings[0][0] if headings else len(lines)

@@ -19,7 +19,7 @@ from functools import cache
 import tree_sitter
 
 from .. import config
-from ..languages import parser_for
+from ..languages import parse, parser_for
 from .base import TEST_MODULES, Chunk, Definition, signature_of
 from .parser_copy import CATCH_MACROS, CATCH_TEST, parser_source
 
@@ -1133,7 +1133,7 @@ def treesitter_chunks(
     parser: tree_sitter.Parser, language: str, text: str
 ) -> tuple[list[Chunk], list[Definition]]:
     """Chunks and the full list of definitions of one file."""
-    tree = parser.parse(parser_source(language, text))
+    tree = parse(parser, parser_source(language, text))
     lines = text.split("\n")
     chunker = _Chunker(language, lines)
     chunks = chunker.chunks(tree.root_node)
