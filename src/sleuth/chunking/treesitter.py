@@ -531,20 +531,28 @@ def _use_names(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
 _JS_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
 
 
+#: Conditional groups nested deeper than this around a table are not read past: real
+#: code nests a few.
+_PREPROCESSOR_DEPTH = 8
+
+
 def _c_table(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """A file-level variable initialised over several lines: ``struct Curl_cftype
     Curl_cft_unix = { "UNIX", .. }``, a table of handlers or names; C's way to define a
-    vtable or a lookup table."""
-    parent = node.parent
-    while parent is not None and parent.type.startswith("preproc_"):  # `#ifdef USE_X` ..
-        parent = parent.parent
-    if parent is None or parent.type not in ("translation_unit", "declaration_list"):
-        return None
+    vtable or a lookup table. (The place is checked last: a node's parent is found by a
+    walk from the root, long in deeply nested conditional groups.)"""
     declarator = node.child_by_field_name("declarator")
     if declarator is None or declarator.type != "init_declarator":
         return None
     value = declarator.child_by_field_name("value")
     if value is None or value.type != "initializer_list" or not _spans_lines(value):
+        return None
+    parent = node.parent
+    for _ in range(_PREPROCESSOR_DEPTH):  # `#ifdef USE_X` .. around a file-level table
+        if parent is None or not parent.type.startswith("preproc_"):
+            break
+        parent = parent.parent
+    if parent is None or parent.type not in ("translation_unit", "declaration_list"):
         return None
     name = declarator.child_by_field_name("declarator")
     while name is not None and name.type not in _NAME_TYPES:
