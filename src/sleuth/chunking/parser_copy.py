@@ -124,6 +124,8 @@ _C_LABEL = re.compile(r"[ \t]*(?!(?:public|private|protected|default)\b)[A-Za-z_
 #: the rest of the file. The whole call is blanked; it defines nothing a chunk is named
 #: for.
 _C_MACRO_STATEMENT = re.compile(r"(?m)^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\(")
+#: A C string literal on one line.
+C_STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
 #: Preprocessor lines, with their continuations: left as they are.
 _C_DIRECTIVE = re.compile(r"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
 
@@ -197,7 +199,7 @@ def _closing_parenthesis(text: str, open_at: int, limit: int = 2000) -> tuple[in
     while at < end:
         char = text[at]
         if char == '"':
-            literal = _C_STRING_AT.match(text, at)
+            literal = C_STRING.match(text, at)
             at = literal.end() if literal is not None else at + 1
             continue
         if char == "(":
@@ -214,9 +216,6 @@ def _closing_parenthesis(text: str, open_at: int, limit: int = 2000) -> tuple[in
             return None, at
         at += 1
     return None, at
-
-
-_C_STRING_AT = re.compile(r'"(?:\\.|[^"\\\n])*"')
 
 
 def _continues(text: str, at: int) -> bool:
@@ -287,7 +286,6 @@ CATCH_TEST = re.compile(
     rf"(?m)^[ \t]*(?:{'|'.join(CATCH_MACROS)})[ \t]*\(((?:[^()\n]|\([^()\n]*\))*)\)"
     r"(?=[ \t]*(?:\{|$))"
 )
-_C_STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
 
 
 def _identifier(match: re.Match[str]) -> str:
@@ -300,7 +298,7 @@ def _catch_tests(text: str) -> str:
 
     def as_identifiers(match: re.Match[str]) -> str:
         start = match.start(1) - match.start(0)
-        arguments = _C_STRING.sub(_identifier, match.group(1))
+        arguments = C_STRING.sub(_identifier, match.group(1))
         return match.group(0)[:start] + arguments + match.group(0)[start + len(arguments) :]
 
     return CATCH_TEST.sub(as_identifiers, text)
@@ -333,10 +331,12 @@ _RUST_ARM_END = re.compile(r"[ \t\n]*,")
 def _rewrite_rust(text: str) -> str:
     if "cfg_" not in text:
         return text
+    wrappers = list(_RUST_CFG_WRAPPER.finditer(text))
+    if not wrappers:
+        return text
+    pairs = _brace_pairs(text)
     spans = []
-    pairs: dict[int, int] | None = None
-    for match in _RUST_CFG_WRAPPER.finditer(text):
-        pairs = _brace_pairs(text) if pairs is None else pairs
+    for match in wrappers:
         close = pairs.get(match.end(1) - 1)
         if close is None or text[close + 1 : close + 2] not in ("", "\n", "\r", " "):
             continue

@@ -21,7 +21,7 @@ import tree_sitter
 from .. import config
 from ..languages import parse, parser_for
 from .base import TEST_MODULES, Chunk, Definition, signature_of
-from .parser_copy import CATCH_MACROS, CATCH_TEST, parser_source
+from .parser_copy import C_STRING, CATCH_MACROS, CATCH_TEST, parser_source
 
 _C_LIKE = {
     "function_definition": "function",
@@ -658,11 +658,8 @@ def catch_test_name(line: str) -> str | None:
     """``test vectors resize`` for Catch2's ``TEST_CASE("vectors resize", "[vector]") {``
     (the first string of the arguments, as the file writes it); None for other lines."""
     match = CATCH_TEST.match(line)
-    string = _C_STRING_LITERAL.search(match.group(1)) if match else None
-    return f"test {string.group(1)}"[:120] if string else None
-
-
-_C_STRING_LITERAL = re.compile(r'"((?:\\.|[^"\\])*)"')
+    string = C_STRING.search(match.group(1)) if match else None
+    return f"test {string.group(0)[1:-1]}"[:120] if string else None
 
 
 @dataclass
