@@ -224,14 +224,14 @@ def _continues(text: str, at: int) -> bool:
     end = at
     while end > 0:
         start = text.rfind("\n", 0, end - 1) + 1
-        line = _code_of(text[start:end])
+        line = _code_on_line(text[start:end])
         if line and not line.startswith("#"):
             return line.endswith(_OPEN_EXPRESSION)
         end = start
     return False
 
 
-def _code_of(line: str) -> str:
+def _code_on_line(line: str) -> str:
     """A line without its comments (as far as one line tells), stripped."""
     line = line.strip()
     if line.startswith(("//", "/*", "*")):
