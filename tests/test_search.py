@@ -895,6 +895,39 @@ def test_a_name_only_re_exported_is_found_at_its_re_export(tmp_path: Path) -> No
     ]
 
 
+def test_a_re_export_in_a_long_block_of_names_comes_first_when_asked_alone(
+    tmp_path: Path,
+) -> None:
+    """BM25 sinks one name among fifty in a block of `pub use` lines below a function
+    named with the name's words (`status_code`); asked alone, the re-export still comes
+    first. In a question the name is context, not the thing asked for."""
+    modules = "".join(f"pub mod part_{i};\n" for i in range(40))
+    lines = "".join(f"pub use crate::part_{i}::Part{i};\n" for i in range(40))
+    write_tree(
+        tmp_path,
+        {
+            "src/lib.rs": (
+                f"{modules}\npub use http::{{\n    HeaderMap, HeaderValue, Method,\n"
+                f"    StatusCode, Uri, Version,\n}};\n{lines}"
+            ),
+            "src/status.rs": (
+                "use http::StatusCode;\n\n"
+                "/// The status code for an error: StatusCode::BAD_REQUEST or a server error.\n"
+                "pub fn status_code(client: bool) -> StatusCode {\n"
+                "    if client { StatusCode::BAD_REQUEST }\n"
+                "    else { StatusCode::INTERNAL_SERVER_ERROR }\n"
+                "}\n"
+            ),
+        },
+    )
+    index = Index(tmp_path)
+    index.index(embed="none")
+    first = index.search("StatusCode", k=3, mode="lexical").results[0]
+    assert (first.path, first.start_line <= 44 <= first.end_line) == ("src/lib.rs", True)
+    question = index.search("which StatusCode does an error get", k=3, mode="lexical")
+    assert question.results[0].path == "src/status.rs"
+
+
 def test_an_inner_function_asked_with_its_case_takes_the_exact_case_prior() -> None:
     """An inner function does not name the chunk holding it (``Definition.local``), so
     the exact-case prior reads the definition that starts inside the chunk."""

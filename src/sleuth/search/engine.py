@@ -17,6 +17,7 @@ from ..tokens import names_path, short_name
 from .classify import QueryPlan
 from .filters import Filters
 from .rank import (
+    SIGNALS,
     apply_coverage,
     apply_priors,
     further_hits,
@@ -96,6 +97,15 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
         weakest = min(lexical_hits.values())
         for chunk_id in named:
             lexical_hits.setdefault(chunk_id, weakest)
+    # A name asked for alone that the tree only re-exports (`pub use dep::{Name}`) has
+    # no chunk whose symbol field BM25 could match, only a long block of names that
+    # length normalisation sinks: the block scores as the best lexical candidate. (In a
+    # question, "how do beforeAll hooks run", the re-export is not what is asked.)
+    floor = float(SIGNALS["reexport_floor"])
+    if plan.kind == "identifier" and lexical_hits and floor:
+        best = max(lexical_hits.values()) * floor
+        for chunk_id in meta.reexport_chunks(sorted(plan.symbol_names)):
+            lexical_hits[chunk_id] = max(lexical_hits.get(chunk_id, 0.0), best)
     if mode != "lexical" and embed_query is not None and len(vectors):
         query_vector = embed_query(plan.text)
         semantic_hits = dict(vectors.search(query_vector, pool))

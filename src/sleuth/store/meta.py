@@ -462,6 +462,26 @@ class MetaStore:
                 out[name.lower()] = [row[:4] for row in own]
         return out
 
+    def reexport_chunks(self, names: list[str], limit: int = 10) -> list[int]:
+        """Chunks holding a re-export of a name the tree defines nowhere else (as
+        ``find_definitions`` answers it): the block of ``pub use`` lines that names it."""
+        out: list[int] = []
+        for name in names:
+            forms = sigil_forms(name)
+            marks = ",".join("?" * len(forms))
+            rows = self.db.execute(
+                "SELECT DISTINCT c.id FROM definitions d"
+                " JOIN chunks c ON c.file_id=d.file_id"
+                " AND c.start_line<=d.start_line AND c.end_line>=d.start_line"
+                f" WHERE d.name COLLATE NOCASE IN ({marks}) AND d.kind='reexport'"
+                " AND NOT EXISTS (SELECT 1 FROM definitions o"
+                f" WHERE o.name COLLATE NOCASE IN ({marks})"
+                " AND o.kind NOT IN ('reexport', 'impl')) LIMIT ?",
+                (*forms, *forms, limit),
+            )
+            out.extend(row[0] for row in rows)
+        return out
+
     # -- lookups for handles, symbols and expansion -------------------------------------
     def file_row(self, path: str) -> FileRow | None:
         row = self.db.execute(
