@@ -52,6 +52,17 @@ def test_each_mode_finds_the_config_commit(history_repo, mode):
     assert response.mode == mode
 
 
+@pytest.mark.parametrize("mode", ["lexical", "hybrid"])
+def test_words_longer_than_the_index_keeps_are_no_error(history_repo, mode):
+    """A pasted hash beside another long word: nothing to match lexically, no failure."""
+    root, shas = history_repo
+    index = HistoryIndex(root)
+    assert index.search("a" * 45 + " " + "9" * 52, 3, mode="lexical").results == []
+    response = index.search("f" * 60 + " parse yaml settings " + "0" * 44, 3, mode=mode)
+    # (the long words still pull the query's vector off: among the three, not first)
+    assert shas["config"] in {r.sha for r in response.results}
+
+
 def test_author_filter_keeps_only_that_authors_commits(history_repo):
     root, shas = history_repo
     response = HistoryIndex(root).search("upload", 10, author="bob")

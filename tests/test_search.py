@@ -90,6 +90,17 @@ def test_garbage_queries_raise_query_error(embedded_repo: Path, query: str) -> N
         Index(embedded_repo).search(query)
 
 
+@pytest.mark.parametrize("mode", ["lexical", "hybrid"])
+def test_words_longer_than_the_index_keeps_are_no_error(embedded_repo: Path, mode: str) -> None:
+    """The lexical index drops tokens of 40 bytes or more; a query of only such words
+    (pasted hashes, digits) matches nothing lexically instead of failing to parse."""
+    index = Index(embedded_repo)
+    assert index.search("a" * 45 + " " + "9" * 52, mode="lexical").results == []
+    index.search("\u00e9" * 20 + " " + "b" * 40, mode=mode)
+    mixed = index.search("f" * 60 + " retry " + "0" * 44, mode=mode).results
+    assert mixed and mixed[0].path == "src/uploads/retry.py"
+
+
 def test_partly_embedded_index_mixes_vectors_and_lexical(sample_repo: Path) -> None:
     index = Index(sample_repo)
     index.index(embed="deep")

@@ -16,7 +16,7 @@ import tantivy
 
 from .. import config
 from ..search.classify import QueryPlan
-from ..store.lexical import FIELD_BOOSTS, LexicalStore, chunk_hits
+from ..store.lexical import LexicalStore, chunk_hits
 from ..store.vectors import VectorStore
 from .results import CommitResult, HistoryResponse, Hunk
 from .store import CommitRow, HistoryStore
@@ -44,8 +44,9 @@ def lexical_hits(
 ) -> dict[int, float]:
     if not terms or (within is not None and not within):
         return {}
-    index = lexical.index
-    query = index.parse_query(" ".join(terms), list(FIELD_BOOSTS), field_boosts=FIELD_BOOSTS)
+    query = lexical.query_of(terms)
+    if query is None:
+        return {}
     if within is not None:
         only = tantivy.Query.const_score_query(
             tantivy.Query.term_set_query(lexical.schema, "chunk_id", sorted(within)), 0.0
@@ -53,7 +54,7 @@ def lexical_hits(
         query = tantivy.Query.boolean_query(
             [(tantivy.Occur.Must, query), (tantivy.Occur.Must, only)]
         )
-    searcher = index.searcher()
+    searcher = lexical.index.searcher()
     return dict(chunk_hits(searcher, searcher.search(query, limit).hits))
 
 

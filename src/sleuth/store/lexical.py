@@ -27,6 +27,9 @@ MARK_FILE_ID = -1
 
 #: Field weights: a symbol-name hit says more than a body hit; a path word a bit more.
 FIELD_BOOSTS = {"body": 1.0, "symbol": 3.0, "path": 1.5}
+#: The ``en_stem`` tokenizer drops tokens of this many bytes or more, when indexing and
+#: when parsing a query; a query of only such terms would parse to no clause at all.
+TOKEN_BYTES_LIMIT = 40
 
 
 def _is_hex(text: str) -> bool:
@@ -154,6 +157,14 @@ class LexicalStore:
         searcher = self.index.searcher()
         return searcher.num_docs - (1 if self.mark(searcher) else 0)
 
+    def query_of(self, terms: list[str]) -> tantivy.Query | None:
+        """Any of the terms in any field, boosted per field; None when no term is one the
+        index can hold (all empty or too long)."""
+        kept = [term for term in terms if 0 < len(term.encode("utf-8")) < TOKEN_BYTES_LIMIT]
+        if not kept:
+            return None
+        return self.index.parse_query(" ".join(kept), list(FIELD_BOOSTS), field_boosts=FIELD_BOOSTS)
+
     def search(
         self, terms: list[str], limit: int, searcher: tantivy.Searcher | None = None
     ) -> list[tuple[int, float]]:
@@ -161,11 +172,9 @@ class LexicalStore:
 
         ``searcher`` pins one commit (see ``mark``); default: the last one loaded.
         """
-        if not terms:
+        query = self.query_of(terms)
+        if query is None:
             return []
-        query = self.index.parse_query(
-            " ".join(terms), list(FIELD_BOOSTS), field_boosts=FIELD_BOOSTS
-        )
         searcher = searcher or self.index.searcher()
         return chunk_hits(searcher, searcher.search(query, limit).hits)
 
