@@ -255,6 +255,11 @@ def test_render_respects_the_budget(tmp_path: Path) -> None:
 
 
 def test_parse_target_forms() -> None:
+    # numbers past the index's 64-bit integers are refused, a path's digits are not
+    for target in ["9" * 19, "5:1-" + "9" * 19, "src/a.py:" + "9" * 5000]:
+        with pytest.raises(ValueError, match="too large"):
+            parse_target(target)
+    assert parse_target("db/" + "1" * 19 + "_init.sql:3").start_line == 3
     assert parse_target("812:5-12@3").chunk_id == 812
     assert parse_target("812").chunk_id == 812
     location = parse_target("src/a.py:10-20")

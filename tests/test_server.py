@@ -120,6 +120,11 @@ def test_unix_socket_endpoints(history_repo: Path) -> None:
             docs = http.get("/openapi.json").json()
             assert {"/search", "/symbols", "/expand", "/related", "/history"} <= set(docs["paths"])
             assert {"/status", "/reindex", "/health"} <= set(docs["paths"])
+            # the error statuses are documented with the error body's schema
+            answers = docs["paths"]["/search"]["post"]["responses"]
+            assert {"200", "400", "404", "413", "422", "503"} <= set(answers)
+            error = answers["400"]["content"]["application/json"]["schema"]["$ref"]
+            assert error.endswith("/ErrorBody")
 
 
 def test_search_refreshes_changed_files_without_a_watcher(sample_repo: Path) -> None:
@@ -157,6 +162,12 @@ BAD_REQUESTS = [
     ("POST", "/expand", {"handles": [".env"]}, {}, 400, "not an indexed file"),
     ("POST", "/expand", {"handles": ["99999:1-2@1"]}, {}, 400, "unknown handle"),
     ("POST", "/expand", {"handles": []}, {}, 422, "handles: list should have at least 1"),
+    ("POST", "/expand", {"handles": [""]}, {}, 422, "handles.0: string should have at least"),
+    ("POST", "/expand", {"handles": ["9" * 23]}, {}, 400, "a number too large"),
+    ("POST", "/related", {"target": "9" * 23}, {}, 400, "a number too large"),
+    ("POST", "/search", {"query": "retry", "k": "10"}, {}, 422, "k: input should be a valid int"),
+    ("POST", "/search", {"query": "retry", "refresh": 0}, {}, 422, "refresh: input should be"),
+    ("POST", "/expand", {"handles": ["a.py"], "context_lines": False}, {}, 422, "context_lines"),
     ("POST", "/related", {"target": "../../etc/passwd:1"}, {}, 400, "outside the repository"),
     ("POST", "/symbols", {"name": "..."}, {}, 400, "not a symbol name"),
     ("POST", "/history", {"query": "x", "since": "not a date"}, {}, 400, "date"),
@@ -185,6 +196,8 @@ def test_bad_requests_get_json_errors_and_the_server_keeps_running(sample_repo: 
                 assert words in error["error"].lower(), (path, body, error)
                 assert "\n" not in error["error"] and "Traceback" not in reply.text
                 assert "hunter2" not in reply.text
+                if status == 405:  # RFC 9110: a 405 names the methods that are allowed
+                    assert reply.headers["allow"] == "POST"
 
             # A body streamed without a length is cut off as well.
             def chunks():

@@ -22,6 +22,8 @@ MAX_REPLY_TOKENS = 20_000
 #: Characters of the one-line preview in a handle.
 PREVIEW_CHARS = 100
 
+#: Digits of the largest number a handle or a line may carry (ids are 64-bit integers).
+MAX_DIGITS = 18
 _HANDLE = re.compile(r"^\s*(\d+)(?::(\d+)-(\d+))?(?:@(\d+))?\s*$")
 _LOCATION = re.compile(r"^(.+?)(?::(\d+)(?:-(\d+))?)?$")
 
@@ -101,7 +103,7 @@ def parse_target(text: str) -> HandleRef | LocationRef:
     text = text.strip()
     match = _HANDLE.match(text)
     if match:
-        chunk, start, end, generation = match.groups()
+        chunk, start, end, generation = _numbers(text, match.groups())
         return HandleRef(
             int(chunk),
             int(start) if start else None,
@@ -111,8 +113,16 @@ def parse_target(text: str) -> HandleRef | LocationRef:
     match = _LOCATION.match(text)
     if not match or not match.group(1).strip():
         raise ValueError(f"not a handle id or path[:line]: {text!r}")
-    path, start, end = match.groups()
+    path, start, end = match.group(1), *_numbers(text, match.groups()[1:])
     return LocationRef(path.strip(), int(start) if start else None, int(end) if end else None)
+
+
+def _numbers(text: str, groups: tuple[str | None, ...]) -> tuple[str | None, ...]:
+    """The numbers of a target, refused when too long for the 64-bit integers of the
+    index (Python itself refuses to read 4,300 digits)."""
+    if any(number and len(number) > MAX_DIGITS for number in groups):
+        raise ValueError(f"not a handle id or path[:line]: {text[:60]!r} (a number too large)")
+    return groups
 
 
 @dataclass

@@ -33,6 +33,7 @@ from .models import (
     RelatedRequest,
     SearchRequest,
     SymbolsRequest,
+    error_responses,
 )
 from .registry import Registry, ServedRepository
 from .write_job import run_in_child
@@ -83,6 +84,9 @@ def create_app(
         redoc_url=None,
     )
     install_error_handlers(app)
+    # what a body endpoint may answer besides 200; /status and /health take no body
+    body_errors = error_responses(400, 401, 404, 413, 422, 500, 503)
+    query_errors = error_responses(401, 404, 422, 500, 503)
 
     async def serve_read(
         repo: ServedRepository,
@@ -140,15 +144,21 @@ def create_app(
         needs_model = options.get("mode", "lexical") != "lexical"  # a query to embed
         return await serve_read(repo, key, refresh, lambda: call(repo, **options), needs_model)
 
-    @app.post("/search", summary="Search code (the `sleuth search --json` schema)")
+    @app.post(
+        "/search", summary="Search code (the `sleuth search --json` schema)", responses=body_errors
+    )
     async def search(request: SearchRequest) -> Response:
         return await serve_query("search", request, request.refresh, service.search)
 
-    @app.post("/symbols", summary="Where a symbol is defined")
+    @app.post("/symbols", summary="Where a symbol is defined", responses=body_errors)
     async def symbols(request: SymbolsRequest) -> Response:
         return await serve_query("symbols", request, request.refresh, service.find_symbol)
 
-    @app.post("/expand", summary="The code behind handles or path:start-end, as on disk now")
+    @app.post(
+        "/expand",
+        summary="The code behind handles or path:start-end, as on disk now",
+        responses=body_errors,
+    )
     def expand(request: ExpandRequest) -> dict[str, Any]:
         repo = registry.get(request.repo)
         with repo.lock:
@@ -162,18 +172,26 @@ def create_app(
             )
         return {**body, "index": state}
 
-    @app.post("/related", summary="Code similar to a handle or path:line")
+    @app.post("/related", summary="Code similar to a handle or path:line", responses=body_errors)
     async def related(request: RelatedRequest) -> Response:
         return await serve_query("related", request, True, service.related)
 
-    @app.post("/history", summary="Search the git history (the `sleuth history --json` schema)")
+    @app.post(
+        "/history",
+        summary="Search the git history (the `sleuth history --json` schema)",
+        responses=body_errors,
+    )
     def history(request: HistoryRequest) -> dict[str, Any]:
         repo = registry.get(request.repo)
         options = request.model_dump(exclude={"repo"})
         with repo.lock:
             return service.history(repo, **options)
 
-    @app.post("/reindex", summary="Index changed files now; searches go on meanwhile")
+    @app.post(
+        "/reindex",
+        summary="Index changed files now; searches go on meanwhile",
+        responses=body_errors,
+    )
     async def reindex(request: ReindexRequest) -> dict[str, Any]:
         repo = registry.get(request.repo)
 
@@ -188,7 +206,11 @@ def create_app(
         with repo.lock:
             return repo.prepare(wait=0, refresh=False)
 
-    @app.get("/status", summary="Counts, vector progress, caches and watcher of a repository")
+    @app.get(
+        "/status",
+        summary="Counts, vector progress, caches and watcher of a repository",
+        responses=query_errors,
+    )
     def status(repo: str | None = Query(None, description="Repository root or name.")) -> Any:
         served = registry.get(repo)
         with served.lock:

@@ -33,9 +33,11 @@ def error_body(status: int, kind: str, message: str) -> dict[str, Any]:
     return {"error": message, "status": status, "type": kind}
 
 
-def refuse(request_path: str, status: int, kind: str, message: str) -> JSONResponse:
+def refuse(
+    request_path: str, status: int, kind: str, message: str, headers: dict | None = None
+) -> JSONResponse:
     log.warning("refused %s: %d %s: %s", request_path, status, kind, message)
-    return JSONResponse(error_body(status, kind, message), status_code=status)
+    return JSONResponse(error_body(status, kind, message), status_code=status, headers=headers)
 
 
 async def _send_json(send: Send, status: int, body: dict[str, Any], headers=()) -> None:
@@ -152,7 +154,8 @@ def install_error_handlers(app: FastAPI) -> None:
         message = str(exc.detail)
         if exc.status_code == 404:
             message = f"no such endpoint: {request.method} {request.url.path} (see /openapi.json)"
-        return refuse(request.url.path, exc.status_code, kind, message)
+        # (a 405 keeps its Allow header: RFC 9110 requires it)
+        return refuse(request.url.path, exc.status_code, kind, message, exc.headers)
 
     @app.exception_handler(SleuthError)
     async def sleuth_error(request: Request, exc: SleuthError) -> JSONResponse:

@@ -1,12 +1,13 @@
 """Request bodies of the HTTP API: the same names and bounds as the CLI and MCP arguments.
 
-Unknown fields are refused (a typo should not be silently ignored). Bounds are checked
-here, so a bad request gets a 422 naming the field before any index work starts.
+Unknown fields are refused (a typo should not be silently ignored), and so are values of
+another JSON type (`"k": "10"`, `"refresh": 0`). Bounds are checked here, so a bad
+request gets a 422 naming the field before any index work starts.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -48,7 +49,7 @@ def refresh_field() -> Any:
 
 
 class Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class SearchRequest(Body):
@@ -84,7 +85,7 @@ class SymbolsRequest(Body):
 
 
 class ExpandRequest(Body):
-    handles: list[str] = Field(
+    handles: list[Annotated[str, Field(min_length=1, max_length=5000)]] = Field(
         min_length=1,
         max_length=MAX_TARGETS,
         description="Handle ids (812:5-12@3) or repository paths: path, path:line, path:start-end.",
@@ -121,3 +122,29 @@ class ReindexRequest(Body):
     )
     full: bool = Field(False, description="Rebuild from scratch (cached vectors are kept).")
     repo: str | None = repo_field()
+
+
+class ErrorBody(BaseModel):
+    """Every refusal and failure: one line, the status again, and a stable type."""
+
+    error: str = Field(description="What went wrong, in one line.")
+    status: int
+    type: str = Field(
+        description="malformed_json, invalid_request, bad_query, bad_path, bad_request, "
+        "unauthorized, unknown_repository, not_found, method_not_allowed, body_too_large, "
+        "index_busy, index_corrupt or internal."
+    )
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries for the error statuses a route can answer with."""
+    meaning = {
+        400: "Malformed JSON, or a query, path or handle that cannot be used.",
+        401: "Bearer token missing or wrong (TCP with auth).",
+        404: "No such repository served.",
+        413: "Request body too large.",
+        422: "A field is missing, unknown or out of bounds.",
+        500: "The index is damaged, or an unexpected error.",
+        503: "The index is busy (another process holds it too long).",
+    }
+    return {status: {"model": ErrorBody, "description": meaning[status]} for status in statuses}
