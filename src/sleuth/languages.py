@@ -151,12 +151,19 @@ def language_of(path: str, text: str) -> str:
     return language
 
 
+def parse_seconds(size: int) -> float:
+    """How long a parse of ``size`` bytes may take before the file becomes line windows."""
+    budget = config.PARSE_BASE_SECONDS + size / config.PARSE_BYTES_PER_SECOND
+    return min(config.PARSE_SECONDS, budget)
+
+
 def parse(
     parser: tree_sitter.Parser, source: bytes, seconds: float | None = None
 ) -> tree_sitter.Tree:
-    """``parser.parse`` that gives up after ``seconds`` (``config.PARSE_SECONDS``) with a
-    ValueError, leaving the parser ready for the next file."""
-    deadline = time.monotonic() + (config.PARSE_SECONDS if seconds is None else seconds)
+    """``parser.parse`` that gives up after ``seconds`` with a ValueError, leaving the
+    parser ready for the next file. By default the budget grows with the size, up to
+    ``config.PARSE_SECONDS`` (``parse_seconds``)."""
+    deadline = time.monotonic() + (parse_seconds(len(source)) if seconds is None else seconds)
 
     def read(offset: int, _point: tree_sitter.Point) -> bytes:
         return source[offset : offset + 65_536]
