@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import warnings
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,28 @@ def test_gitignore_at_every_level_exclude_and_sleuthignore(tmp_path: Path) -> No
     (tmp_path / ".git" / "info" / "exclude").write_text("excluded_by_info.py\n")
     found, _ = _walk(tmp_path)
     assert found == {"keep.py", "pkg/local_keep.py", "pkg/mod.py"}
+
+
+@pytest.mark.parametrize("bad_line", ["!", "[z-a]", "a[b-a]c"])
+def test_an_ignore_line_git_cannot_read_is_passed_over(tmp_path: Path, bad_line: str) -> None:
+    """Git passes over such a line; it must not stop every index run of the repository,
+    and the other lines of the file still count."""
+    write_tree(
+        tmp_path,
+        {
+            ".gitignore": f"{bad_line}\n*.log\nbuild/\n[[x]\n",
+            "keep.py": "x = 1\n",
+            "debug.log": "noise\n",
+            "build/gen.py": "x = 1\n",
+            "pkg/.sleuthignore": f"tmp_*.py\n{bad_line}\n",
+            "pkg/tmp_a.py": "x = 1\n",
+            "pkg/mod.py": "x = 1\n",
+        },
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # `[[x]` draws a FutureWarning from `re` itself
+        found, _ = _walk(tmp_path)
+    assert found == {"keep.py", "pkg/mod.py"}
 
 
 def test_default_excludes_lockfiles_generated_and_binaries(tmp_path: Path) -> None:

@@ -7,7 +7,9 @@ files whose mtime or size changed, so an unchanged repository is never re-read.
 from __future__ import annotations
 
 import os
+import re
 import stat
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -261,7 +263,30 @@ def _read_ignore(path: Path) -> pathspec.GitIgnoreSpec | None:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
-    return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
+    if not lines:
+        return None
+    try:
+        return _compile(lines)
+    except (ValueError, re.error):
+        # git passes over a line it cannot read (`!` alone, a range `[z-a]`); so do we,
+        # instead of failing every index run of the repository
+        return _compile([line for line in lines if _readable(line)])
+
+
+def _compile(lines: list[str]) -> pathspec.GitIgnoreSpec:
+    """The spec of ignore lines, without the regex module's warnings about patterns
+    such as `[[a]` (printed on every index run otherwise)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def _readable(line: str) -> bool:
+    try:
+        _compile([line])
+    except (ValueError, re.error):
+        return False
+    return True
 
 
 def sensitive(rel_path: str) -> bool:
