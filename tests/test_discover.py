@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import warnings
 from pathlib import Path
 
 import pytest
 
+from sleuth import Index
 from sleuth.discover import FoundFile, Skipped, find_root, walk
 from sleuth.errors import PathError
 
@@ -68,6 +70,28 @@ def test_an_ignore_line_git_cannot_read_is_passed_over(tmp_path: Path, bad_line:
         warnings.simplefilter("error")  # `[[x]` draws a FutureWarning from `re` itself
         found, _ = _walk(tmp_path)
     assert found == {"keep.py", "pkg/mod.py"}
+
+
+def test_names_that_are_not_utf8_are_skipped_and_the_rest_indexed(tmp_path: Path) -> None:
+    """Such a name reaches Python with lone surrogates, which SQLite cannot store: it
+    made every index run fail. Now it is a skipped file (its folder too), shown with
+    U+FFFD for the bad byte; a newline in a name is fine; a pipe is never opened."""
+    write_tree(tmp_path, {"ok.py": "def ok():\n    return 1\n"})
+    root = os.fsencode(tmp_path)
+    with open(os.path.join(root, b"bad\xff.py"), "wb") as handle:
+        handle.write(b"def bad():\n    return 2\n")
+    os.mkdir(os.path.join(root, b"dir\xfe"))
+    with open(os.path.join(root, b"dir\xfe", b"inner.py"), "wb") as handle:
+        handle.write(b"x = 1\n")
+    (tmp_path / "new\nline.py").write_text("def newline_name():\n    return 3\n")
+    os.mkfifo(tmp_path / "pipe.py")
+    found, skipped = _walk(tmp_path)
+    assert found == {"ok.py", "new\nline.py"}
+    assert skipped == {"bad\ufffd.py": "bad_name", "dir\ufffd": "bad_name"}
+    index = Index(tmp_path)
+    report = index.index(embed="none").update
+    assert (report.changed, report.skipped) == (2, {"bad_name": 2})
+    assert index.search("newline_name", mode="lexical").results[0].path == "new\nline.py"
 
 
 def test_default_excludes_lockfiles_generated_and_binaries(tmp_path: Path) -> None:

@@ -121,6 +121,16 @@ def test_ignored_and_secret_files_are_never_indexed(watched) -> None:
     assert not any(p.startswith(("generated/", "node_modules/", ".sleuth/")) for p in seen)
 
 
+def test_a_file_named_with_bytes_that_are_not_utf8_does_not_stop_the_watcher(watched) -> None:
+    root, index, batches = watched
+    with open(os.path.join(os.fsencode(root), b"src", b"bad\xff.py"), "wb") as handle:
+        handle.write(b"def never_stored_name():\n    pass\n")
+    (root / "src/after.py").write_text("def written_after_the_bad_name():\n    pass\n")
+    _until(lambda: "src/after.py" in _paths(index, "written_after_the_bad_name"), "next file")
+    assert _indexed_files(index) == {"src/app.py", "src/after.py"}
+    assert all(not b.error for b in batches)
+
+
 def test_a_new_ignore_rule_drops_files_and_a_removed_one_adds_them(watched) -> None:
     root, index, _ = watched
     write_tree(root, {"scratch/draft.py": "def draft_idea_function():\n    pass\n"})

@@ -345,6 +345,9 @@ def _walk_dir(directory: Path, rel_dir: str, rules: _Rules) -> Iterator[FoundFil
             return
         for entry in entries:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            if not _utf8(entry.name):
+                yield Skipped(_shown(rel), "bad_name")
+                continue
             try:
                 if entry.is_symlink():
                     yield Skipped(rel, "symlink")
@@ -380,6 +383,21 @@ def _walk_dir(directory: Path, rel_dir: str, rules: _Rules) -> Iterator[FoundFil
             yield FoundFile(rel, st.st_size, st.st_mtime_ns)
     finally:
         rules.pop(pushed)
+
+
+def _utf8(name: str) -> bool:
+    """Whether a file name is text: bytes that are not UTF-8 reach Python as lone
+    surrogates, which no UTF-8 store (SQLite, tantivy, JSON) can hold."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _shown(rel: str) -> str:
+    """A path with undecodable bytes, printable: each such byte becomes U+FFFD."""
+    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _skip_reason(name: str, rel: str, rules: _Rules) -> str | None:
@@ -477,6 +495,9 @@ class PathRules:
         for rel in sorted(set(rels)):
             if any(rel.startswith(folder + "/") for folder in walked):
                 continue  # a file listed twice would be written twice
+            if not _utf8(rel):  # never indexed, so no scope either
+                skipped.append(Skipped(_shown(rel), "bad_name"))
+                continue
             path = self.root / rel
             try:
                 is_dir = path.is_dir() and not path.is_symlink()

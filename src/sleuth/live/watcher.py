@@ -41,6 +41,8 @@ FULL_RUN_PATHS = 1_000
 LOCK_WAIT = 1.0
 #: How often the loop wakes without events (to retry kept paths, and to see ``stop``).
 TICK_MS = 1_000
+#: Failures of the notify layer within a minute after which the watch ends.
+NOTIFY_RESTARTS = 5
 #: Seconds of inline embedding between two looks at new events.
 INLINE_EMBED_SECONDS = 1.0
 #: Embedding choices: ``background`` a detached process (as ``sleuth index``),
@@ -144,7 +146,7 @@ class Watcher:
         self._writer = Index(self.root, model_id=self.index.model_id)
         try:
             try:
-                self._watch(watchfiles, stop)
+                self._watch_again_after_notify_errors(watchfiles, stop)
             except _RootGone as exc:  # an expected end: say why, without a traceback
                 self.error = f"watching stopped: {exc}"
                 log.info("watching %s stopped: %s", self.root, exc)
@@ -157,6 +159,26 @@ class Watcher:
             self.ready.set()
             self._writer.close()
             self._writer = None
+
+    def _watch_again_after_notify_errors(self, watchfiles, stop: threading.Event) -> None:
+        """``_watch``, started again when the notify layer fails on one event: it cannot
+        decode a file name that is not UTF-8 (`bad\\xff.py`), and its watch ends there.
+        Events may have been lost meanwhile, so each new watch begins with a full pass;
+        more than ``NOTIFY_RESTARTS`` failures in a minute end the watch."""
+        failures: list[float] = []
+        while True:
+            try:
+                self._watch(watchfiles, stop)
+                return
+            except RuntimeError as exc:
+                if type(exc).__name__ != "WatchfilesRustInternalError":
+                    raise
+                now = time.monotonic()
+                failures = [t for t in failures if now - t < 60.0] + [now]
+                if len(failures) > NOTIFY_RESTARTS or stop.is_set():
+                    raise
+                log.warning("watching %s: %s; watching again", self.root, exc)
+                self.catch_up = True
 
     def _watch(self, watchfiles, stop: threading.Event) -> None:
         first = True
