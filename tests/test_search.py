@@ -12,6 +12,7 @@ from sleuth.results import OtherHit, other_hit_text, result_of
 from sleuth.search import rank
 from sleuth.search.classify import MAX_NAMED_FILES, classify, named_files
 from sleuth.search.rank import Scored, further_hits, fuse, merge_and_cut, path_matches
+from sleuth.store.lexical import LexicalStore
 from sleuth.store.meta import VECTOR_TABLES, ChunkRow, MetaStore
 from sleuth.tokens import names_path
 
@@ -99,6 +100,11 @@ def test_words_longer_than_the_index_keeps_are_no_error(embedded_repo: Path, mod
     index.search("\u00e9" * 20 + " " + "b" * 40, mode=mode)
     mixed = index.search("f" * 60 + " retry " + "0" * 44, mode=mode).results
     assert mixed and mixed[0].path == "src/uploads/retry.py"
+    # a long identifier is several tokens to the index, each short enough: it counts
+    long_name = "retry_failed_upload_" + "_".join(["again"] * 8)
+    store = LexicalStore(index.layout.lexical)
+    assert store.query_of([long_name]) is not None
+    assert store.query_of(["x" * 40, "9" * 41]) is None
 
 
 def test_partly_embedded_index_mixes_vectors_and_lexical(sample_repo: Path) -> None:

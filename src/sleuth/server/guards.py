@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
@@ -34,7 +35,11 @@ def error_body(status: int, kind: str, message: str) -> dict[str, Any]:
 
 
 def refuse(
-    request_path: str, status: int, kind: str, message: str, headers: dict | None = None
+    request_path: str,
+    status: int,
+    kind: str,
+    message: str,
+    headers: Mapping[str, str] | None = None,
 ) -> JSONResponse:
     log.warning("refused %s: %d %s: %s", request_path, status, kind, message)
     return JSONResponse(error_body(status, kind, message), status_code=status, headers=headers)

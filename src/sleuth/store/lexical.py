@@ -158,9 +158,9 @@ class LexicalStore:
         return searcher.num_docs - (1 if self.mark(searcher) else 0)
 
     def query_of(self, terms: list[str]) -> tantivy.Query | None:
-        """Any of the terms in any field, boosted per field; None when no term is one the
-        index can hold (all empty or too long)."""
-        kept = [term for term in terms if 0 < len(term.encode("utf-8")) < TOKEN_BYTES_LIMIT]
+        """Any of the terms in any field, boosted per field; None when no term holds a
+        token the index can hold (all too long)."""
+        kept = [term for term in terms if _holds_a_token(term)]
         if not kept:
             return None
         return self.index.parse_query(" ".join(kept), list(FIELD_BOOSTS), field_boosts=FIELD_BOOSTS)
@@ -177,6 +177,16 @@ class LexicalStore:
             return []
         searcher = searcher or self.index.searcher()
         return chunk_hits(searcher, searcher.search(query, limit).hits)
+
+
+def _holds_a_token(term: str) -> bool:
+    """Whether the tokenizer keeps anything of ``term``: it splits at every character
+    that is not a letter or digit (`create_app` is two tokens), then drops tokens of
+    ``TOKEN_BYTES_LIMIT`` bytes or more."""
+    return any(
+        len(token.encode("utf-8")) < TOKEN_BYTES_LIMIT
+        for token in "".join(c if c.isalnum() else " " for c in term).split()
+    )
 
 
 def chunk_hits(searcher: tantivy.Searcher, hits: list) -> list[tuple[int, float]]:
