@@ -183,6 +183,16 @@ def test_cli_bad_date_is_one_clear_line(history_repo):
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize("date", ["0001-01-01", "99999999999 days ago", "100000 years ago"])
+def test_a_date_out_of_range_is_one_clear_line(history_repo, date):
+    """Python cannot put 1 January of year 1 into local time (it looks at the day
+    before, in year 0), nor go back 10^11 days: a clear error, not a traceback."""
+    root, _ = history_repo
+    proc = run_cli("history", "retry", str(root), "--since", date)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith(f"error: the date '{date}' is out of range")
+
+
 def test_incremental_update_reads_only_new_commits(tmp_path):
     root = tmp_path / "repo"
     build_history_repo(root)

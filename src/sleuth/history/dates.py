@@ -22,6 +22,13 @@ _SECONDS = {
 def parse_date(text: str, end_of_day: bool = False, now: datetime | None = None) -> int:
     """Unix time for ``text``. A bare date means its first second (its last with
     ``end_of_day``, so ``--until 2024-03-01`` includes that day)."""
+    try:
+        return _unix_time(text, end_of_day, now)
+    except (OverflowError, OSError, ValueError):  # year 0 in local time, 10^12 days ago
+        raise QueryError(f"the date {text!r} is out of range") from None
+
+
+def _unix_time(text: str, end_of_day: bool, now: datetime | None) -> int:
     value = text.strip()
     current = now or datetime.now().astimezone()
     match = _RELATIVE.match(value)
