@@ -110,6 +110,28 @@ def test_bad_paths_fail_clearly(tmp_path: Path) -> None:
     assert not_dir.returncode == 1 and "not a directory" in not_dir.stderr
 
 
+def test_a_setting_that_is_not_a_number_falls_back_with_one_line(tmp_path: Path) -> None:
+    """Every command reads the settings at import: a bad value was a traceback before
+    any command could run. Now it is one line each, the default, and the command runs
+    (its worker processes inherit the default, and say nothing more)."""
+    write_tree(tmp_path, {"tool.py": "def frobnicate():\n    return 42\n"})
+    bad = {
+        "SLEUTH_MAX_FILE_BYTES": "1e6",
+        "SLEUTH_INDEX_WORKERS": "0",
+        "SLEUTH_PARSE_SECONDS": "nan",
+    }
+    proc = run_cli("search", "frobnicate", str(tmp_path), env=bad)
+    assert proc.returncode == 0 and "tool.py:1-2" in proc.stdout
+    lines = [line for line in proc.stderr.splitlines() if line.startswith("sleuth: SLEUTH_")]
+    assert lines == [
+        "sleuth: SLEUTH_MAX_FILE_BYTES='1e6' is not a whole number >= 1; using 1000000",
+        "sleuth: SLEUTH_PARSE_SECONDS='nan' is not a number >= 0.0; using 5.0",
+        f"sleuth: SLEUTH_INDEX_WORKERS='0' is not a whole number >= 1; using "
+        f"{min(4, os.cpu_count() or 1)}",
+    ]
+    _no_traceback(proc)
+
+
 def test_empty_and_non_git_directories(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()

@@ -3,6 +3,29 @@
 from __future__ import annotations
 
 import os
+import sys
+
+
+def _number(name: str, default: float, minimum: float, kind: type = float) -> float:
+    """A number from the environment; a value that is not one, or below ``minimum``,
+    gets one line on stderr and the default (every command imports this module, so
+    raising here would be a traceback before any of them could say what is wrong)."""
+    text = os.environ.get(name)
+    if text is None:
+        return default
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    if value is None or value != value or value < minimum:  # (value != value: NaN)
+        kind_name = "a whole number" if kind is int else "a number"
+        sys.stderr.write(
+            f"sleuth: {name}={text!r} is not {kind_name} >= {minimum}; using {default}\n"
+        )
+        os.environ[name] = str(default)  # worker processes inherit it and stay quiet
+        return default
+    return value
+
 
 #: Name of the per-repository folder that holds every store.
 INDEX_DIRNAME = ".sleuth"
@@ -12,7 +35,7 @@ SCHEMA_VERSION = 1
 CHUNKER_VERSION = 52
 
 #: Files larger than this are skipped (reason ``too_large``).
-MAX_FILE_BYTES = int(os.environ.get("SLEUTH_MAX_FILE_BYTES", 1_000_000))
+MAX_FILE_BYTES = int(_number("SLEUTH_MAX_FILE_BYTES", 1_000_000, 1, int))
 #: A file whose average line is longer than this is treated as minified.
 MINIFIED_AVG_LINE = 300
 #: Any single line longer than this in a file of few lines also means minified.
@@ -20,7 +43,7 @@ MINIFIED_MAX_LINE = 5_000
 #: A file whose parse takes longer is cut into line windows instead: the grammars'
 #: error recovery is quadratic on some malformed input (80,000 lines of ``label:`` /
 #: ``#endif``: 40 s), while real files of 1 MB parse in well under a second.
-PARSE_SECONDS = float(os.environ.get("SLEUTH_PARSE_SECONDS", 5.0))
+PARSE_SECONDS = _number("SLEUTH_PARSE_SECONDS", 5.0, 0.0)
 #: ... and a small file gets less: a base plus this many bytes a second, 20 times
 #: slower than the slowest of 7,724 real files parsed (500 kB/s). Recovery can also
 #: take memory as fast as time: 1.8 kB of broken Kotlin grew to 930 MB in 5 s.
@@ -35,12 +58,12 @@ WINDOW_LINES = 50
 WINDOW_OVERLAP = 10
 
 #: Files per batch: prepared by one worker task, written to the stores at once.
-INDEX_BATCH_FILES = int(os.environ.get("SLEUTH_BATCH_FILES", 128))
+INDEX_BATCH_FILES = int(_number("SLEUTH_BATCH_FILES", 128, 1, int))
 #: SQLite and tantivy commit together this often during a run (and at its end): a kill
 #: loses at most this much work; each commit costs ~0.1 s.
-COMMIT_SECONDS = float(os.environ.get("SLEUTH_COMMIT_SECONDS", 2.0))
+COMMIT_SECONDS = _number("SLEUTH_COMMIT_SECONDS", 2.0, 0.0)
 #: Worker processes that read and chunk files on big jobs (the main process writes).
-INDEX_WORKERS = int(os.environ.get("SLEUTH_INDEX_WORKERS", min(4, os.cpu_count() or 1)))
+INDEX_WORKERS = int(_number("SLEUTH_INDEX_WORKERS", min(4, os.cpu_count() or 1), 1, int))
 #: Below this many files to (re)index, preparation stays in the main process.
 PARALLEL_MIN_FILES = 400
 #: Transformer inputs are cut at this many tokens (path, parent, signature come first).
@@ -50,24 +73,24 @@ EMBED_BATCH = 8
 #: Embedding throughput assumed before it is measured, in chunks per second.
 EMBED_ASSUMED_RATE = 80.0
 #: `sleuth search` on a new index embeds in the foreground only below this many seconds.
-FOREGROUND_EMBED_SECONDS = float(os.environ.get("SLEUTH_FOREGROUND_EMBED_SECONDS", 10.0))
+FOREGROUND_EMBED_SECONDS = _number("SLEUTH_FOREGROUND_EMBED_SECONDS", 10.0, 0.0)
 #: Static-tier throughput assumed before it is measured (a token table: numpy only).
 STATIC_ASSUMED_RATE = 2500.0
 #: ... and when the transformer is left to the background, the first search still
 #: builds the static tier in the foreground below this many seconds, so that its first
 #: answer has a semantic side (docs/decisions.md).
-FOREGROUND_STATIC_SECONDS = float(os.environ.get("SLEUTH_FOREGROUND_STATIC_SECONDS", 2.0))
+FOREGROUND_STATIC_SECONDS = _number("SLEUTH_FOREGROUND_STATIC_SECONDS", 2.0, 0.0)
 
 #: Whether the static tier (a token table, numpy only) is built by every index run. Off:
 #: it did not clear its bar on the benchmark (docs/decisions.md); `--embed static` asks
 #: for it per index.
 STATIC_DEFAULT = os.environ.get("SLEUTH_STATIC_DEFAULT", "0") == "1"
 #: The static tier's share in hybrid fusion, relative to the deep tier's weights.
-STATIC_WEIGHT = float(os.environ.get("SLEUTH_STATIC_WEIGHT", 1.0))
+STATIC_WEIGHT = _number("SLEUTH_STATIC_WEIGHT", 1.0, 0.0)
 
 #: From this many vectors on, searches go through an HNSW graph (plus an exact pass over
 #: vectors added since it was built); below, exact search is fast enough and exact.
-HNSW_MIN_VECTORS = int(os.environ.get("SLEUTH_HNSW_MIN_VECTORS", 200_000))
+HNSW_MIN_VECTORS = int(_number("SLEUTH_HNSW_MIN_VECTORS", 200_000, 1, int))
 #: The graph is rebuilt when vectors added or removed since it was built exceed this share.
 HNSW_REBUILD_SHARE = 0.1
 #: Candidates an HNSW search keeps in view: wider than the library default (64) trades
