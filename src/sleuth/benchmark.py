@@ -108,6 +108,11 @@ def run(
                 f"{name:<18} {repo_run.chunks:>6} chunks  index {repo_run.index_seconds:7.1f} s"
                 f"  query p50 {statistics.median(repo_run.latencies_ms):6.1f} ms"
             )
+    if missing and not runs:
+        raise SleuthError(
+            f"no exported repository under {cache} ({', '.join(missing)}): export them "
+            "with the benchmark's prepare.py first (bench/README.md)"
+        )
     if missing:
         say(f"missing exports (run prepare.py): {', '.join(missing)}")
     summary_path = out.with_suffix(".summary.json")

@@ -1,0 +1,66 @@
+"""`sleuth bench` end to end on a miniature benchmark with the shared scorer."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .conftest import run_cli, write_tree
+
+#: The shared benchmark beside the project (bench/README.md); its scorer is not ours to copy.
+SCORER = Path(__file__).resolve().parents[2] / "shared" / "bench" / "score.py"
+
+TASKS = [
+    {
+        "query": "where are failed uploads retried with backoff",
+        "relevant": ["src/uploads/retry.py"],
+        "secondary": [],
+        "category": "semantic",
+    },
+    {"query": "parse_config", "relevant": ["src/config.py"], "secondary": [], "category": "symbol"},
+]
+
+
+@pytest.mark.skipif(not SCORER.exists(), reason="the shared benchmark is not beside the project")
+def test_bench_exports_indexes_queries_and_scores(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    (bench / "annotations").mkdir(parents=True)
+    shutil.copy(SCORER, bench / "score.py")
+    spec = {"name": "mini", "language": "python", "url": "", "revision": "0" * 40}
+    (bench / "repos.json").write_text(json.dumps([{**spec, "benchmark_root": "src"}]))
+    (bench / "dev.txt").write_text("mini\n")
+    (bench / "annotations" / "mini.json").write_text(json.dumps(TASKS))
+    write_tree(
+        tmp_path / "cache" / "mini",
+        {
+            "src/uploads/retry.py": (
+                "def retry_failed_upload(upload, attempts=3):\n"
+                '    """Retry a failed upload with exponential backoff."""\n'
+                "    for attempt in range(attempts):\n        upload.send()\n"
+            ),
+            "src/config.py": "def parse_config(text):\n    return dict(text)\n",
+            "src/server.py": "def serve(port):\n    return port\n",
+            "README.md": "# mini\n",  # outside the benchmark root: never indexed
+        },
+    )
+    out = tmp_path / "results.jsonl"
+    args = ["--bench-dir", str(bench), "--cache", str(tmp_path / "cache"), "--out", str(out)]
+    proc = run_cli("bench", *args, "--mode", "lexical")
+    assert proc.returncode == 0, proc.stderr
+    assert "OVERALL" in proc.stdout and "mini" in proc.stdout
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [line["query"] for line in lines] == [task["query"] for task in TASKS]
+    # paths carry the benchmark root, as the annotations write them
+    firsts = [line["results"][0]["path"] for line in lines]
+    assert firsts == ["src/uploads/retry.py", "src/config.py"]
+    summary = json.loads(out.with_suffix(".summary.json").read_text())
+    assert summary["ndcg"] == 1.0 and summary["queries"] == 2
+    assert summary["timing"]["query_p50_ms"] > 0
+
+    # a subset that names no export says so, without calling the scorer
+    missing = run_cli("bench", *args, "--cache", str(tmp_path / "nowhere"))
+    assert missing.returncode == 1
+    assert "no exported repository" in missing.stderr and "Traceback" not in missing.stderr
