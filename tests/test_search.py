@@ -997,3 +997,27 @@ def test_an_inner_function_comes_first_for_its_name_over_longer_names(tmp_path: 
     first = index.search("replace_reducer", mode="lexical").results[0]
     assert (first.path, first.symbol) == ("store.py", "create_store")
     assert index.search("replace_reducer_on_reload", mode="lexical").results[0].path == "hot.py"
+
+
+def test_code_and_comments_in_other_languages_are_found_by_their_words(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "src/preise.py": (
+                "def berechne_größe(bestellung):\n"
+                '    """Größe der Bestellung in Kilogramm."""\n    return bestellung.gewicht\n'
+            ),
+            "src/order.py": "# 计算订单总价\ndef total(order):\n    return sum(order)\n",
+            "src/queue.py": "def обработать_запрос(запрос):\n    return запрос\n",
+            "src/other.py": "def unrelated():\n    return 0\n",
+        },
+    )
+    index = Index(tmp_path)
+    index.index(embed="none")
+    for query, path in [
+        ("größe bestellung", "src/preise.py"),
+        ("总价", "src/order.py"),
+        ("обработать запрос", "src/queue.py"),
+    ]:
+        results = index.search(query, k=3, mode="lexical").results
+        assert results and results[0].path == path, query

@@ -27,3 +27,30 @@ def test_query_terms_drop_stopwords_and_repeats() -> None:
         "uploads",
         "retried",
     ]
+
+
+def test_words_of_any_script_are_terms() -> None:
+    """Identifiers and comments in German, French or Russian were cut at the first
+    letter outside ASCII (`größe` -> `gr`, `e`; Cyrillic not at all)."""
+    assert code_terms("def größe(): return naïve_sort(x)") == [
+        "def",
+        "größe",
+        "return",
+        "naïve_sort",
+        "naïve",
+        "sort",
+        "x",
+    ]
+    assert code_terms("обработать_запрос") == ["обработать_запрос", "обработать", "запрос"]
+    assert query_terms("où est le café") == ["où", "est", "le", "café"]
+
+
+def test_scripts_without_spaces_are_indexed_as_pairs_of_characters() -> None:
+    """Chinese and Japanese do not separate words: overlapping pairs let a two-character
+    word find the run it stands in, and a question asked in those scripts match."""
+    assert code_terms("// 计算订单总价") == ["计算", "算订", "订单", "单总", "总价"]
+    assert code_terms("getユーザー名") == ["get", "ユー", "ーザ", "ザー", "ー名"]
+    assert code_terms("日") == ["日"]
+    assert set(query_terms("总价")) <= set(code_terms("计算订单总价"))
+    text = "价格 = 计算订单总价(订单)  # 订单总价"
+    assert Counter(code_terms_text(text).split()) == Counter(code_terms(text))

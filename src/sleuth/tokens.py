@@ -11,7 +11,12 @@ from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
+#: Identifiers and words in any script (`größe`, `обработать`, `naïve_sort`), and numbers.
+_IDENTIFIER = re.compile(r"[^\W\d]\w*|\d+")
+#: Scripts written without spaces between words (Chinese, Japanese; Korean too by
+#: custom): a run of them is indexed as overlapping pairs of characters, so "总价"
+#: finds "计算订单总价" (the usual way for these scripts, as in Lucene's CJK analyzer).
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 STOPWORDS = frozenset(
@@ -95,13 +100,40 @@ def split_identifier(token: str) -> list[str]:
     """Words of an identifier, lowercased: camelCase, PascalCase, snake_case, digits."""
     parts: list[str] = []
     for piece in token.split("_"):
-        parts.extend(match.lower() for match in _CAMEL.findall(piece))
+        if piece.isalpha() and (piece.islower() or piece.isupper() or piece[1:].islower()):
+            parts.append(piece.lower())  # one word, in any script (`naïve`, `запрос`)
+        else:
+            parts.extend(match.lower() for match in _CAMEL.findall(piece))
     return [p for p in parts if p]
 
 
 @lru_cache(maxsize=262_144)
 def _expand(token: str) -> tuple[str, ...]:
     """The token lowercased, then its parts when it has several (cached: code repeats)."""
+    if token.isascii():
+        return _expand_word(token)
+    if _CJK.search(token):
+        return _expand_cjk(token)
+    return _expand_word(token)
+
+
+def _expand_cjk(token: str) -> tuple[str, ...]:
+    """Pairs of characters for each run of CJK script; the rest of the token as usual."""
+    terms: list[str] = []
+    at = 0
+    for run in _CJK.finditer(token):
+        if run.start() > at:
+            terms.extend(_expand_word(token[at : run.start()]))
+        text = run.group()
+        terms.extend([text] if len(text) == 1 else [text[i : i + 2] for i in range(len(text) - 1)])
+        at = run.end()
+    if at < len(token):
+        terms.extend(_expand_word(token[at:]))
+    return tuple(term for term in terms if term.strip("_"))
+
+
+def _expand_word(token: str) -> tuple[str, ...]:
+    """A word or identifier: lowercased whole, then its parts when it has several."""
     if token.isalpha() and (token.islower() or token.isupper() or token[1:].islower()):
         return (token.lower(),)  # one word (self, Config, HTTP): nothing to split
     whole = token.lower().strip("_")
