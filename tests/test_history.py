@@ -346,6 +346,34 @@ def test_an_older_history_format_is_rebuilt_with_a_notice(tmp_path):
     assert report.new_commits == 8 and report.total_commits == 8
 
 
+def test_a_history_indexed_with_older_terms_rebuilds_its_word_index(tmp_path):
+    """Subjects in other scripts gave no terms before TERMS_VERSION 2: an index built
+    then is rebuilt from its own store (no git walk, no embedding), with a notice."""
+    root = tmp_path / "repo"
+    build_history_repo(root)
+    sha = commit(
+        root,
+        "Größe der Bestellung prüfen",
+        "Erin",
+        "2024-03-01T10:00:00+00:00",
+        {"order.py": "x = 1\n"},
+    )
+    history = HistoryIndex(root)
+    history.update(embed="none")
+    store = history._open()
+    store.set("terms_version", 1)
+    history.close()
+    fresh = HistoryIndex(root)
+    report = fresh.update(embed="none")
+    assert "the history's word index was rebuilt" in " ".join(report.notices)
+    assert report.new_commits == 0 and report.total_commits == 9
+    found = fresh.search("größe bestellung", 3, mode="lexical").results
+    assert found and found[0].sha == sha
+    fresh.close()
+    again = HistoryIndex(root).update(embed="none")
+    assert not any("rebuilt" in notice for notice in again.notices)
+
+
 def test_progress_and_background_embedding(tmp_path):
     root = tmp_path / "repo"
     build_history_repo(root)

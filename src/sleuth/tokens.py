@@ -11,6 +11,11 @@ from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 
+#: Bump when the terms a text gives change: the history's lexical index is rebuilt from
+#: its own store (code is re-chunked through ``config.CHUNKER_VERSION``). 2: words of any
+#: script, CJK as pairs of characters.
+TERMS_VERSION = 2
+
 #: Identifiers and words in any script (`größe`, `обработать`, `naïve_sort`), and numbers;
 #: ASCII text takes the ASCII pattern, which finds the same and runs a quarter faster.
 _WORD = re.compile(r"[^\W\d]\w*|\d+")

@@ -32,6 +32,7 @@ from ..store.layout import Layout
 from ..store.lexical import LexicalStore
 from ..store.lock import FileLock
 from ..store.vectors import VectorStore
+from ..tokens import TERMS_VERSION
 from .dates import parse_date
 from .documents import lexical_fields, record_hash, row_embed_text
 from .gitlog import CommitRecord, GitRepo, RepoState
@@ -47,6 +48,8 @@ PUBLISH_EVERY_SECONDS = 5.0
 #: Branch tips remembered, so switching branches only walks what is new.
 MAX_TIPS = 20
 HISTORY_SCHEMA_VERSION = 2
+#: ``lexical_dirty`` when the terms changed (1: a run was interrupted).
+TERMS_CHANGED = 2
 
 
 @dataclass
@@ -131,6 +134,10 @@ class HistoryIndex:
         lexical, reset = LexicalStore.open_or_reset(self.layout.lexical)
         if reset:
             store.set("lexical_dirty", 1)
+        terms = store.get("terms_version")
+        if terms != str(TERMS_VERSION) and (terms is not None or store.commit_count()):
+            store.set("lexical_dirty", TERMS_CHANGED)  # the next update rebuilds it
+        store.set("terms_version", TERMS_VERSION)
         self._store, self._lexical = store, lexical
         self._vectors = VectorStore(self.layout.vectors)
         return store
@@ -209,7 +216,7 @@ class HistoryIndex:
             lexical.clear()
             lexical.commit()
             store.set("lexical_dirty", 0)
-        elif store.get("lexical_dirty") == "1":
+        elif store.get("lexical_dirty") in ("1", str(TERMS_CHANGED)):
             self._rebuild_lexical(store)
         tips = json.loads(store.get("tips", "[]") or "[]")
         if store.get("shallow_marker", "") != state.shallow_marker:
@@ -281,14 +288,20 @@ class HistoryIndex:
         return len(ids)
 
     def _rebuild_lexical(self, store: HistoryStore) -> None:
-        """tantivy fell behind SQLite (a killed run): rebuild it from SQLite."""
+        """tantivy fell behind SQLite (a killed run), or terms are made otherwise now
+        (``tokens.TERMS_VERSION``): rebuild it from SQLite."""
         assert self._lexical is not None
+        terms_changed = store.get("lexical_dirty") == str(TERMS_CHANGED)
         self._lexical.clear()
         for row in store.iter_commits():
             self._lexical.add(row.id, row.id, lexical_fields(row))
         self._lexical.commit()
         store.set("lexical_dirty", 0)
-        self.notices.append("an interrupted run left the history index behind: repaired")
+        self.notices.append(
+            "search terms are made differently now: the history's word index was rebuilt"
+            if terms_changed
+            else "an interrupted run left the history index behind: repaired"
+        )
 
     def _publish(self, store: HistoryStore) -> int:
         keys, vectors = store.embedded_vectors()
