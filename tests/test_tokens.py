@@ -35,14 +35,24 @@ def test_words_of_any_script_are_terms() -> None:
     assert code_terms("def größe(): return naïve_sort(x)") == [
         "def",
         "größe",
+        "große",
         "return",
         "naïve_sort",
         "naïve",
         "sort",
+        "naive_sort",
+        "naive",
         "x",
     ]
     assert code_terms("обработать_запрос") == ["обработать_запрос", "обработать", "запрос"]
-    assert query_terms("où est le café") == ["où", "est", "le", "café"]
+    assert query_terms("où est le café") == ["où", "ou", "est", "le", "café", "cafe"]
+
+
+def test_a_word_with_accents_is_also_a_term_without_them() -> None:
+    """People often type `cafe` for `café`: both find it; the ASCII word is untouched."""
+    assert set(query_terms("cafe")) <= set(code_terms("# le café"))
+    assert set(query_terms("café")) & set(code_terms("# le cafe")) == {"cafe"}
+    assert code_terms("한국어") == ["한국", "국어"]  # CJK pairs are not decomposed
 
 
 def test_scripts_without_spaces_are_indexed_as_pairs_of_characters() -> None:

@@ -7,14 +7,15 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 
 #: Bump when the terms a text gives change: the history's lexical index is rebuilt from
 #: its own store (code is re-chunked through ``config.CHUNKER_VERSION``). 2: words of any
-#: script, CJK as pairs of characters.
-TERMS_VERSION = 2
+#: script, CJK as pairs of characters; 3: words with accents also without them.
+TERMS_VERSION = 3
 
 #: Identifiers and words in any script (`größe`, `обработать`, `naïve_sort`), and numbers;
 #: ASCII text takes the ASCII pattern, which finds the same and runs a quarter faster.
@@ -127,7 +128,18 @@ def _expand(token: str) -> tuple[str, ...]:
         return _expand_word(token)
     if _CJK.search(token):
         return _expand_cjk(token)
-    return _expand_word(token)
+    terms = _expand_word(token)
+    folded = _without_accents(token)
+    if folded == token:
+        return terms
+    # the word as often typed, without its accents, too: `cafe` finds `café`
+    return terms + tuple(t for t in _expand_word(folded) if t not in terms)
+
+
+def _without_accents(token: str) -> str:
+    """The token with combining marks removed after decomposition (é -> e, ö -> o)."""
+    decomposed = unicodedata.normalize("NFKD", token)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def _expand_cjk(token: str) -> tuple[str, ...]:
