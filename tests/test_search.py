@@ -1021,3 +1021,8 @@ def test_code_and_comments_in_other_languages_are_found_by_their_words(tmp_path:
     ]:
         results = index.search(query, k=3, mode="lexical").results
         assert results and results[0].path == path, query
+    # Names in other scripts are names: asked alone, they are looked up as definitions.
+    for name, path in [("berechne_größe", "src/preise.py"), ("обработать_запрос", "src/queue.py")]:
+        response = index.search(name, k=3, mode="lexical")
+        assert response.query_class == "identifier", name
+        assert (response.results[0].path, response.results[0].symbol) == (path, name)

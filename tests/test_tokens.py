@@ -2,7 +2,13 @@
 
 from collections import Counter
 
-from sleuth.tokens import code_terms, code_terms_text, query_terms, split_identifier
+from sleuth.tokens import (
+    code_terms,
+    code_terms_text,
+    identifiers_in,
+    query_terms,
+    split_identifier,
+)
 
 
 def test_identifiers_split_on_case_underscores_and_digits() -> None:
@@ -64,3 +70,9 @@ def test_scripts_without_spaces_are_indexed_as_pairs_of_characters() -> None:
     assert set(query_terms("总价")) <= set(code_terms("计算订单总价"))
     text = "价格 = 计算订单总价(订单)  # 订单总价"
     assert Counter(code_terms_text(text).split()) == Counter(code_terms(text))
+
+
+def test_names_in_a_question_are_found_in_any_script() -> None:
+    question = "where do berechne_größe, getДанные and parseConfig run, not plain words"
+    assert identifiers_in(question) == ["berechne_größe", "getДанные", "parseConfig"]
+    assert identifiers_in("how are retries done in Größe") == []

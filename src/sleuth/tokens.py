@@ -11,6 +11,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
+from itertools import pairwise
 
 #: Bump when the terms a text gives change: the history's lexical index is rebuilt from
 #: its own store (code is re-chunked through ``config.CHUNKER_VERSION``). 2: words of any
@@ -220,17 +221,22 @@ def query_terms(query: str) -> list[str]:
 def identifiers_in(query: str) -> list[str]:
     """Tokens that look like code identifiers (mixed case, underscores, dots or digits)."""
     found = []
-    for token in re.findall(r"[A-Za-z_][A-Za-z0-9_.:]*", query):
+    for token in _IDENTIFIER_LIKE.findall(query):
         core = token.strip(".:")
-        if (
-            "_" in core
-            or "." in core
-            or "::" in core
-            or re.search(r"[a-z][A-Z]", core)
-            or re.match(r"^[A-Z][a-z]+[A-Z]", core)
-        ):
+        if "_" in core or "." in core or "::" in core or _case_turns(core):
             found.append(core)
     return found
+
+
+#: A run that may be a name in any script: a letter or underscore, then word characters
+#: and the joins of qualified names (``berechne_größe``, ``обработать_запрос``, ``a.b``).
+_IDENTIFIER_LIKE = re.compile(r"[^\W\d][\w.:]*")
+
+
+def _case_turns(word: str) -> bool:
+    """A lower-case letter followed by an upper-case one: ``parseConfig``, ``getДанные``
+    (a word starting ``Xy..Z`` as in ``HttpClient`` has one too)."""
+    return any(a.islower() and b.isupper() for a, b in pairwise(word))
 
 
 #: Leading characters that mark a name without being part of what people type or say:

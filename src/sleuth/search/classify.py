@@ -61,7 +61,7 @@ def classify(query: str) -> QueryPlan:
     text = " ".join(query.split())
     words = text.split(" ")
     identifiers = identifiers_in(text)
-    if len(words) == 1 and re.fullmatch(r"[A-Za-z_][\w.:$-]*", words[0]):
+    if len(words) == 1 and re.fullmatch(r"[^\W\d][\w.:$-]*", words[0]):
         kind = "identifier"
         identifiers = identifiers or [words[0].strip(".:")]
     elif identifiers:
