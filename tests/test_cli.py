@@ -108,6 +108,7 @@ def test_bad_paths_fail_clearly(tmp_path: Path) -> None:
     (tmp_path / "file.py").write_text("x = 1\n")
     not_dir = run_cli("index", str(tmp_path / "file.py"))
     assert not_dir.returncode == 1 and "not a directory" in not_dir.stderr
+    assert "give the folder it is in" in not_dir.stderr
 
 
 def test_a_setting_that_is_not_a_number_falls_back_with_one_line(tmp_path: Path) -> None:

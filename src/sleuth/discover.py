@@ -246,7 +246,7 @@ def find_root(path: str | os.PathLike[str]) -> Path:
         if not start.exists():
             raise PathError(f"no such directory: {start}")
         if not start.is_dir():
-            raise PathError(f"not a directory: {start}")
+            raise PathError(f"not a directory: {start} (a file: give the folder it is in)")
         if not os.access(start, os.R_OK | os.X_OK):
             raise PathError(f"cannot read directory: {start}")
     except PermissionError as exc:
