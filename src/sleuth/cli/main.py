@@ -296,13 +296,20 @@ def history(
         str | None, typer.Option(help="Only commits whose author name or email contains this.")
     ] = None,
     since: Annotated[
-        str | None, typer.Option(help="Only commits on or after: 2024-05-01, '3 weeks ago'.")
+        str | None,
+        typer.Option(metavar="<date>", help="Only commits on or after: 2024-05-01, '3 weeks ago'."),
     ] = None,
     until: Annotated[
-        str | None, typer.Option(help="Only commits on or before (a bare date includes the day).")
+        str | None,
+        typer.Option(
+            metavar="<date>", help="Only commits on or before (a bare date includes the day)."
+        ),
     ] = None,
     glob: Annotated[
-        str | None, typer.Option("--path", help="Only commits that changed a path matching GLOB.")
+        str | None,
+        typer.Option(
+            "--path", metavar="<glob>", help="Only commits that changed a path matching this glob."
+        ),
     ] = None,
     diff: Annotated[bool, typer.Option("--diff", help="Show the hunks that match.")] = False,
     refresh: Annotated[bool, typer.Option(help="Index new commits first.")] = True,
@@ -389,7 +396,14 @@ def graph(
     threshold: Annotated[
         float, typer.Option(min=-1.0, max=1.0, help="Least cosine similarity for a link.")
     ] = 0.5,
-    glob: Annotated[str | None, typer.Option("--path", help="Only paths matching GLOB.")] = None,
+    glob: Annotated[
+        str | None,
+        typer.Option(
+            "--path",
+            metavar="<glob>",
+            help="Only paths matching this glob (src/**, *.py, or a folder name).",
+        ),
+    ] = None,
 ) -> None:
     """Similarity graph of files from the stored vectors (no re-embedding)."""
     from ..graph import to_dot, to_html, to_json

@@ -58,11 +58,23 @@ def search(
     mode: Annotated[
         Mode, typer.Option(help="Ranking: both tiers, vectors, or BM25.")
     ] = Mode.hybrid,
-    glob: Annotated[str | None, typer.Option("--path", help="Only paths matching GLOB.")] = None,
-    lang: Annotated[str | None, typer.Option(help="Only this language (python, go, ...).")] = None,
+    glob: Annotated[
+        str | None,
+        typer.Option(
+            "--path",
+            metavar="<glob>",
+            help="Only paths matching this glob (src/**, *.py, or a folder name).",
+        ),
+    ] = None,
+    lang: Annotated[
+        str | None, typer.Option(metavar="<language>", help="Only this language (python, go, ...).")
+    ] = None,
     kind: Annotated[
         str | None,
-        typer.Option(help="Only chunks of this kind (function, method, class, section, ...)."),
+        typer.Option(
+            metavar="<kind>",
+            help="Only chunks of this kind (function, method, class, section, ...).",
+        ),
     ] = None,
     type_: Annotated[Category | None, typer.Option("--type", help="code, docs or tests.")] = None,
     refresh: Annotated[bool, typer.Option(help="Re-index changed files first.")] = True,
