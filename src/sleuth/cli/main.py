@@ -22,7 +22,7 @@ from .history_output import history_response_of, print_commits
 from .mcp_command import run as run_mcp
 from .progress import ProgressBars
 from .search_command import EPILOG as SEARCH_EPILOG
-from .search_command import Category, Mode, print_response, response_of
+from .search_command import Category, GlobOpt, Mode, print_response, response_of
 from .search_command import ask as ask_daemon_at
 from .search_command import search as search_command
 from .serve_command import serve as serve_command
@@ -396,14 +396,7 @@ def graph(
     threshold: Annotated[
         float, typer.Option(min=-1.0, max=1.0, help="Least cosine similarity for a link.")
     ] = 0.5,
-    glob: Annotated[
-        str | None,
-        typer.Option(
-            "--path",
-            metavar="<glob>",
-            help="Only paths matching this glob (src/**, *.py, or a folder name).",
-        ),
-    ] = None,
+    glob: GlobOpt = None,
 ) -> None:
     """Similarity graph of files from the stored vectors (no re-embedding)."""
     from ..graph import to_dot, to_html, to_json

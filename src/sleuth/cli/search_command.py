@@ -26,6 +26,16 @@ if TYPE_CHECKING:
 out = console()
 err = console(stderr=True)
 
+#: ``--path``, shared by the commands that filter by path.
+GlobOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--path",
+        metavar="<glob>",
+        help="Only paths matching this glob (src/**, *.py, or a folder name).",
+    ),
+]
+
 
 class Mode(StrEnum):
     hybrid = "hybrid"
@@ -58,14 +68,7 @@ def search(
     mode: Annotated[
         Mode, typer.Option(help="Ranking: both tiers, vectors, or BM25.")
     ] = Mode.hybrid,
-    glob: Annotated[
-        str | None,
-        typer.Option(
-            "--path",
-            metavar="<glob>",
-            help="Only paths matching this glob (src/**, *.py, or a folder name).",
-        ),
-    ] = None,
+    glob: GlobOpt = None,
     lang: Annotated[
         str | None, typer.Option(metavar="<language>", help="Only this language (python, go, ...).")
     ] = None,
