@@ -111,12 +111,18 @@ STOPWORDS = frozenset(
 # "handle"/"function" carry no signal in code search questions ("how is X handled").
 
 
+def _one_word(token: str) -> bool:
+    """Letters only, in one case or capitalised (`self`, `HTTP`, `Config`, `запрос`): a
+    word with nothing to split."""
+    return token.isalpha() and (token.islower() or token.isupper() or token[1:].islower())
+
+
 def split_identifier(token: str) -> list[str]:
     """Words of an identifier, lowercased: camelCase, PascalCase, snake_case, digits."""
     parts: list[str] = []
     for piece in token.split("_"):
-        if piece.isalpha() and (piece.islower() or piece.isupper() or piece[1:].islower()):
-            parts.append(piece.lower())  # one word, in any script (`naïve`, `запрос`)
+        if _one_word(piece):
+            parts.append(piece.lower())  # in any script (`naïve`, `запрос`)
         else:
             parts.extend(match.lower() for match in _CAMEL.findall(piece))
     return [p for p in parts if p]
@@ -160,8 +166,8 @@ def _expand_cjk(token: str) -> tuple[str, ...]:
 
 def _expand_word(token: str) -> tuple[str, ...]:
     """A word or identifier: lowercased whole, then its parts when it has several."""
-    if token.isalpha() and (token.islower() or token.isupper() or token[1:].islower()):
-        return (token.lower(),)  # one word (self, Config, HTTP): nothing to split
+    if _one_word(token):
+        return (token.lower(),)  # (self, Config, HTTP): nothing to split
     whole = token.lower().strip("_")
     parts = split_identifier(token)
     head = (whole,) if whole else ()
