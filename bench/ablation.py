@@ -23,10 +23,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from common import bench_module
+from common import annotated_tasks
 
 from sleuth import Index
-from sleuth.benchmark import DEFAULT_CACHE
+from sleuth.benchmark import DEFAULT_CACHE, scored_results
 from sleuth.search import rank
 
 HERE = Path(__file__).resolve().parent
@@ -93,21 +93,14 @@ def main() -> None:
         else:
             target[name] = float(value)
 
-    score = bench_module(args.bench_dir, "score")
-    specs = score.load_specs(args.bench_dir / "repos.json")
-    names = score.read_split(args.bench_dir / args.split)
-    if args.repos:
-        names &= set(args.repos.split(","))
-    tasks = score.load_tasks(args.bench_dir / "annotations", specs, names)
+    subset = set(args.repos.split(",")) if args.repos else None
+    score, specs, by_repo = annotated_tasks(args.bench_dir, args.split, subset)
     variants = _variants()
     chosen = args.only.split(",") if args.only else list(variants)
     unknown = [v for v in chosen if v not in variants]
     if unknown:
         sys.exit(f"unknown variants {unknown}; known: {', '.join(variants)}")
 
-    by_repo: dict[str, list[dict]] = {}
-    for task in tasks:
-        by_repo.setdefault(task["repo"], []).append(task)
     table: dict[str, dict[str, float]] = {v: {} for v in chosen}
     latencies: list[float] = []
     for repo, repo_tasks in sorted(by_repo.items()):
@@ -134,14 +127,7 @@ def main() -> None:
                     response = index.search(task["query"], k=10, mode=args.mode)
                     if variant == chosen[0]:  # later variants reuse the query vector
                         latencies.append(1000 * (time.perf_counter() - begin))
-                    results = [
-                        {
-                            "path": f"{sub}/{r.path}" if sub else r.path,
-                            "start_line": r.start_line,
-                            "end_line": r.end_line,
-                        }
-                        for r in response.results
-                    ]
+                    results = scored_results(response.results, sub)
                     n_relevant = len(task["targets"])
                     values.append(score.score_query(results, task["targets"], 10, n_relevant))
                 table[variant][repo] = statistics.mean(v["ndcg"] for v in values)

@@ -42,3 +42,20 @@ def bench_roots(bench_dir: Path, cache: Path, names: list[str]) -> dict[str, Pat
         sub = specs[name].get("benchmark_root") or ""
         roots[name] = cache / name / sub if sub else cache / name
     return roots
+
+
+def annotated_tasks(
+    bench_dir: Path, split: str, repos: set[str] | None
+) -> tuple[ModuleType, dict[str, dict], dict[str, list[dict]]]:
+    """The benchmark's scorer module, its repository specs, and the annotated questions
+    of the split (or of ``repos`` within it) by repository, read by the scorer's own
+    functions."""
+    score = bench_module(bench_dir, "score")
+    specs = score.load_specs(bench_dir / "repos.json")
+    names = score.read_split(bench_dir / split)
+    if repos:
+        names &= repos
+    by_repo: dict[str, list[dict]] = {}
+    for task in score.load_tasks(bench_dir / "annotations", specs, names):
+        by_repo.setdefault(task["repo"], []).append(task)
+    return score, specs, by_repo

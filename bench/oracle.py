@@ -19,10 +19,10 @@ import sys
 from itertools import combinations
 from pathlib import Path
 
-from common import bench_module, bench_roots, emit
+from common import annotated_tasks, bench_roots, emit
 
 from sleuth import Index
-from sleuth.benchmark import DEFAULT_CACHE
+from sleuth.benchmark import DEFAULT_CACHE, scored_results
 
 HERE = Path(__file__).resolve().parent
 BENCH = HERE.parent.parent / "shared" / "bench"
@@ -31,15 +31,7 @@ MODES = ("lexical", "semantic", "hybrid")
 
 def per_question(bench_dir: Path, cache: Path, repos: set[str] | None) -> dict[str, list[dict]]:
     """repo -> one row per question: NDCG@10 of each mode."""
-    score = bench_module(bench_dir, "score")
-    specs = score.load_specs(bench_dir / "repos.json")
-    names = score.read_split(bench_dir / "dev.txt")
-    if repos:
-        names &= repos
-    tasks = score.load_tasks(bench_dir / "annotations", specs, names)
-    by_repo: dict[str, list[dict]] = {}
-    for task in tasks:
-        by_repo.setdefault(task["repo"], []).append(task)
+    score, specs, by_repo = annotated_tasks(bench_dir, "dev.txt", repos)
     roots = bench_roots(bench_dir, cache, sorted(by_repo))
     rows: dict[str, list[dict]] = {}
     for repo, repo_tasks in sorted(by_repo.items()):
@@ -52,14 +44,8 @@ def per_question(bench_dir: Path, cache: Path, repos: set[str] | None) -> dict[s
         for task in repo_tasks:
             row = {"query": task["query"]}
             for mode in MODES:
-                results = [
-                    {
-                        "path": f"{sub}/{hit.path}" if sub else hit.path,
-                        "start_line": hit.start_line,
-                        "end_line": hit.end_line,
-                    }
-                    for hit in index.search(task["query"], k=10, mode=mode).results
-                ]
+                response = index.search(task["query"], k=10, mode=mode)
+                results = scored_results(response.results, sub)
                 targets = task["targets"]
                 row[mode] = score.score_query(results, targets, 10, len(targets))["ndcg"]
             rows[repo].append(row)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from .api import Index
 from .errors import SleuthError
+from .results import Result
 
 DEFAULT_CACHE = Path.home() / ".cache" / "sleuth-bench" / "repos"
 
@@ -34,6 +35,19 @@ class RepoRun:
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
+
+
+def scored_results(results: list[Result], root: str) -> list[dict]:
+    """Results as the scorer reads them: paths from the repository's top, not from the
+    folder indexed (the export's ``benchmark_root``, ``root``)."""
+    return [
+        {
+            "path": f"{root}/{r.path}" if root else r.path,
+            "start_line": r.start_line,
+            "end_line": r.end_line,
+        }
+        for r in results
+    ]
 
 
 def load_tasks(bench_dir: Path, split: str | None, repos: list[str] | None) -> dict[str, list]:
@@ -88,14 +102,7 @@ def run(
                 begin = time.perf_counter()
                 response = index.search(query, k=10, mode=mode)
                 repo_run.latencies_ms.append(1000 * (time.perf_counter() - begin))
-                results = [
-                    {
-                        "path": f"{sub}/{r.path}" if sub else r.path,
-                        "start_line": r.start_line,
-                        "end_line": r.end_line,
-                    }
-                    for r in response.results
-                ]
+                results = scored_results(response.results, sub)
                 sink.write(
                     json.dumps(
                         {"qid": f"{name}:{i}", "repo": name, "query": query, "results": results}
