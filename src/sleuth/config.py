@@ -85,8 +85,10 @@ FOREGROUND_STATIC_SECONDS = _number("SLEUTH_FOREGROUND_STATIC_SECONDS", 2.0, 0.0
 #: it did not clear its bar on the benchmark (docs/decisions.md); `--embed static` asks
 #: for it per index.
 STATIC_DEFAULT = os.environ.get("SLEUTH_STATIC_DEFAULT", "0") == "1"
-#: The static tier's share in hybrid fusion, relative to the deep tier's weights.
-STATIC_WEIGHT = _number("SLEUTH_STATIC_WEIGHT", 1.0, 0.0)
+#: While the static tier answers alone (the deep tier still being built), its semantic
+#: weight in hybrid fusion relative to the deep tier's: a token table's cosines are a
+#: weaker view, so they count half (docs/decisions.md, twenty-fourth round).
+STATIC_WEIGHT = _number("SLEUTH_STATIC_WEIGHT", 0.5, 0.0)
 
 #: From this many vectors on, searches go through an HNSW graph (plus an exact pass over
 #: vectors added since it was built); below, exact search is fast enough and exact.
