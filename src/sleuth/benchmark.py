@@ -1,9 +1,10 @@
 """`sleuth bench`: run the shared code search benchmark in-process and score it.
 
-Each repository is read from the export that the benchmark's ``prepare.py`` made at its
-pinned revision, indexed (incrementally: a second run reuses the index), and every
-query goes through ``Index.search``. Results are written as JSONL and scored with the
-benchmark's own ``score.py`` (NDCG@10, Recall@10, MRR, by repo, language, category).
+Each repository is read from its export at its pinned revision (made first, by the
+benchmark's own ``prepare.py`` from git mirrors, when missing), indexed (incrementally:
+a second run reuses the index), and every query goes through ``Index.search``. Results
+are written as JSONL and scored with the benchmark's own ``score.py`` (NDCG@10,
+Recall@10, MRR, by repo, language, category).
 """
 
 from __future__ import annotations
@@ -50,6 +51,40 @@ def scored_results(results: list[Result], root: str) -> list[dict]:
     ]
 
 
+def _export_root(cache: Path, spec: dict) -> Path:
+    """The folder of a repository's export that is indexed (its ``benchmark_root``)."""
+    sub = spec.get("benchmark_root") or ""
+    return cache / spec["name"] / sub if sub else cache / spec["name"]
+
+
+def export_missing(
+    bench_dir: Path,
+    cache: Path,
+    names: list[str],
+    mirrors: Path | None,
+    say: Callable[[str], None],
+) -> None:
+    """Export ``names`` at their pinned revisions with the benchmark's own ``prepare.py``
+    (it knows the pins and the layout the annotations expect), from the git mirrors in
+    ``mirrors``, else where prepare.py looks: ``$SLEUTH_BENCH_MIRRORS``, or a ``.mirror``
+    folder above the current directory. What it cannot export stays missing."""
+    script = bench_dir / "prepare.py"
+    if not names or not script.is_file():
+        return
+    command = [sys.executable, str(script), "--cache", str(cache)]
+    command += [arg for name in names for arg in ("--repo", name)]
+    if mirrors is not None:
+        command += ["--mirrors", str(mirrors)]
+    say(f"exporting {len(names)} repositories at their pinned revisions: {', '.join(names)}")
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    ) as proc:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.strip():
+                say(line.rstrip())
+
+
 def load_tasks(bench_dir: Path, split: str | None, repos: list[str] | None) -> dict[str, list]:
     """repo name -> list of its queries, in annotation order."""
     names = None
@@ -76,21 +111,23 @@ def run(
     embed: str = "deep",
     say: Callable[[str], None] = print,
     tier: str = "auto",
+    mirrors: Path | None = None,
 ) -> dict:
-    """Index and query every available repository; return the scorer's summary."""
+    """Export what is missing, index and query every available repository; return the
+    scorer's summary."""
     specs = {s["name"]: s for s in json.loads((bench_dir / "repos.json").read_text())}
     tasks = load_tasks(bench_dir, split, repos)
     if not tasks:
         raise SleuthError("no benchmark repositories selected (check --split / --repos)")
+    unexported = [name for name in tasks if not _export_root(cache, specs[name]).is_dir()]
+    export_missing(bench_dir, cache, unexported, mirrors, say)
     out.parent.mkdir(parents=True, exist_ok=True)
     runs: list[RepoRun] = []
     missing: list[str] = []
     with out.open("w") as sink:
         for name, queries in tasks.items():
-            spec = specs[name]
-            checkout = cache / name
-            sub = spec.get("benchmark_root") or ""
-            root = checkout / sub if sub else checkout
+            sub = specs[name].get("benchmark_root") or ""
+            root = _export_root(cache, specs[name])
             if not root.is_dir():
                 missing.append(name)
                 continue
@@ -117,11 +154,12 @@ def run(
             )
     if missing and not runs:
         raise SleuthError(
-            f"no exported repository under {cache} ({', '.join(missing)}): export them "
-            "with the benchmark's prepare.py first (bench/README.md)"
+            f"no exported repository under {cache} ({', '.join(missing)}), and none could "
+            "be exported: fetch their git mirrors and give the folder with --mirrors "
+            "(bench/README.md)"
         )
     if missing:
-        say(f"missing exports (run prepare.py): {', '.join(missing)}")
+        say(f"not exported (no git mirror at the pinned revision): {', '.join(missing)}")
     summary_path = out.with_suffix(".summary.json")
     present = [r.name for r in runs]
     proc = subprocess.run(

@@ -208,9 +208,17 @@ def bench(
     bench_dir: Annotated[Path, typer.Option(help="The shared benchmark folder.")] = Path(
         "../shared/bench"
     ),
-    cache: Annotated[Path, typer.Option(help="Exports made by the benchmark's prepare.py.")] = (
-        DEFAULT_CACHE
-    ),
+    cache: Annotated[
+        Path,
+        typer.Option(help="Exports of the repositories at their pins (made here when missing)."),
+    ] = DEFAULT_CACHE,
+    mirrors: Annotated[
+        Path | None,
+        typer.Option(
+            help="Git mirrors to export missing repositories from (<owner>+<name>/repo); "
+            "default: $SLEUTH_BENCH_MIRRORS, or a .mirror folder above the current one."
+        ),
+    ] = None,
     split: Annotated[str, typer.Option(help="File of repository names.")] = "dev.txt",
     repos: Annotated[str | None, typer.Option(help="Comma-separated subset.")] = None,
     mode: Annotated[Mode, typer.Option(help="Ranking mode to measure.")] = Mode.hybrid,
@@ -233,6 +241,7 @@ def bench(
         embed.value,
         say=out_console_print,
         tier=tier.value,
+        mirrors=mirrors,
     )
 
 
