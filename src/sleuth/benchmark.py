@@ -155,8 +155,8 @@ def run(
     if missing and not runs:
         raise SleuthError(
             f"no exported repository under {cache} ({', '.join(missing)}), and none could "
-            "be exported: fetch their git mirrors and give the folder with --mirrors "
-            "(bench/README.md)"
+            "be exported: they are exported by the benchmark's prepare.py from git "
+            "mirrors of the repositories (give their folder with --mirrors; bench/README.md)"
         )
     if missing:
         say(f"not exported (no git mirror at the pinned revision): {', '.join(missing)}")
