@@ -10,7 +10,13 @@ from sleuth import Index, QueryError, config
 from sleuth.embedding.runner import publish_vectors
 from sleuth.results import OtherHit, other_hit_text, result_of
 from sleuth.search import rank
-from sleuth.search.classify import MAX_NAMED_FILES, classify, named_files
+from sleuth.search.classify import (
+    MAX_NAMED_FILES,
+    classify,
+    declared_name,
+    named_files,
+    named_lines,
+)
 from sleuth.search.rank import Scored, further_hits, fuse, merge_and_cut, path_matches
 from sleuth.store.lexical import LexicalStore
 from sleuth.store.meta import VECTOR_TABLES, ChunkRow, MetaStore
@@ -1026,3 +1032,82 @@ def test_code_and_comments_in_other_languages_are_found_by_their_words(tmp_path:
         response = index.search(name, k=3, mode="lexical")
         assert response.query_class == "identifier", name
         assert (response.results[0].path, response.results[0].symbol) == (path, name)
+
+
+def test_a_file_and_line_point_at_the_chunk_holding_the_line(tmp_path: Path) -> None:
+    """`rank.py:40`, an editor's `#L40` or a traceback's `File "..", line 40` asks for
+    the code at that line, not for the chunk of the file whose words match best."""
+    rank_words = "\n".join(f"    ranked_{i} = rank(ranks, ranking_{i})" for i in range(6))
+    root = _write(
+        tmp_path,
+        {
+            "lib/rank.py": (
+                "def rank_results(ranks, ranking):\n"
+                '    """Rank results by rank, ranking ranks."""\n'
+                f"{rank_words}\n    return ranks\n\n\n"
+                "def load_settings(path):\n"
+                "    text = open(path).read()\n"
+                "    port = parse(text)['port']\n"
+                "    return port\n"
+            ),
+            "lib/other.py": "def rank(ranks, ranking):\n    return sorted(ranks)\n",
+        },
+    )
+    index = Index(root)
+    line = 14  # `port = parse(text)["port"]`, in load_settings
+    for query in (
+        f"rank.py:{line}",
+        f"lib/rank.py:{line}:9",
+        f"rank.py#L{line}",
+        f'File "/home/me/app/lib/rank.py", line {line}, in load_settings',
+    ):
+        top = index.search(query, mode="lexical").results[0]
+        assert (top.path, top.symbol) == ("lib/rank.py", "load_settings"), query
+        assert top.preview.startswith("    port = parse(text)"), query
+    # without the line, the file's best matching chunk comes first, as before
+    assert index.search("rank.py", mode="lexical").results[0].symbol == "rank_results"
+
+
+def test_lines_written_after_file_names() -> None:
+    assert named_lines("rank.py:230") == (("rank.py", 230),)
+    assert named_lines("error in src/app.ts:12:5 and app.py#L40") == (
+        ("src/app.ts", 12),
+        ("app.py", 40),
+    )
+    assert named_lines('File "src/app.py", line 7, in load') == (("src/app.py", 7),)
+    assert named_lines("at f (/home/u/lib/router.js:15:3)") == (("/home/u/lib/router.js", 15),)
+    for none in ("rank.py", "line 40 of the docs", "v1.2:40", "keylog.h: use a macro"):
+        assert named_lines(none) == ()
+
+
+def test_a_pasted_declaration_asks_for_what_it_declares(tmp_path: Path) -> None:
+    """`def load(config: Config) -> Settings:` asks for `load`, not for the classes named
+    in its signature, which a name search alone would put first."""
+    root = _write(
+        tmp_path,
+        {
+            "app/types.py": "class Config:\n    pass\n\n\nclass Settings:\n    pass\n",
+            "app/loader.py": (
+                "def load(config, source):\n    data = source.read()\n    return data\n"
+            ),
+        },
+    )
+    index = Index(root)
+    top = index.search("def load(config: Config) -> Settings:", mode="lexical").results[0]
+    assert (top.path, top.symbol) == ("app/loader.py", "load")
+    assert index.search("class Settings", mode="lexical").results[0].symbol == "Settings"
+
+
+def test_declarations_written_as_the_query() -> None:
+    assert declared_name("def classify(query: str) -> QueryPlan:") == "classify"
+    assert declared_name("pub(crate) async fn parse_config(text: &str)") == "parse_config"
+    assert declared_name("func (m *Mux) ServeHTTP(w http.ResponseWriter") == "ServeHTTP"
+    assert declared_name("export default function createStore(reducer) {") == "createStore"
+    assert declared_name("type Router interface {") == "Router"
+    assert declared_name("class Command") == "Command"
+    # sentences that open with a declaring word stay sentences
+    for words in ("class parses and validates input", "type of error", "function of time"):
+        assert declared_name(words) is None
+        assert classify(words).kind == "natural"
+    plan = classify("def classify(query: str) -> QueryPlan:")
+    assert plan.kind == "identifier" and plan.symbol_names == {"classify"}

@@ -54,7 +54,9 @@ EPILOG = (
     "Queries: plain words (sleuth search 'where are failed uploads retried'), an"
     " identifier (parse_config), or words with filters: symbol:NAME (globs: parse_*),"
     " kind:class, lang:go, path:src/**, type:tests. A file written with its extension"
-    " (keylog.h, src/app/utils.py) ranks that file first. Example: sleuth search"
+    " (keylog.h, src/app/utils.py) ranks that file first; with a line (rank.py:230, a"
+    ' traceback\'s File "app.py", line 40), the code at that line. A pasted declaration'
+    " (def load(config) -> Settings:) asks for what it declares. Example: sleuth search"
     " 'symbol:Config kind:class path:src/** retry backoff'."
 )
 

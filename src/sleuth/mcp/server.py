@@ -162,7 +162,9 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
             Field(
                 description="Plain words or an identifier, optionally with filters: "
                 "symbol:NAME kind:KIND lang:LANGUAGE path:GLOB type:code|docs|tests. "
-                "A file name with its extension (keylog.h) ranks that file first. "
+                "A file name with its extension (keylog.h) ranks that file first; with a "
+                "line (app.py:40, a traceback's frame), the code at that line. A pasted "
+                "declaration (def load(config) -> Settings:) asks for what it declares. "
                 'Example: "symbol:Config kind:class lang:python path:src/** retry backoff".'
             ),
         ],

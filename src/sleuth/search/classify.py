@@ -19,8 +19,26 @@ _TEST_WORDS = re.compile(
 )
 _DOC_WORDS = re.compile(r"\b(docs?|documentation|readme|guide|tutorial|adrs?|changelog)\b", re.I)
 #: A file written as on disk: a name with its extension (``keylog.h``, ``index.d.ts``),
-#: perhaps with folders (``fastapi/utils.py``); the extension must be a known one.
-_FILE_NAME = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-][\w.-]*\.([a-z0-9+]+))(?![\w/-])")
+#: perhaps with folders (``fastapi/utils.py``, ``/home/me/app/lib/router.js``); the
+#: extension must be a known one.
+_FILE_NAME = re.compile(r"(?<![\w./-])(/?(?:[\w.-]+/)*[\w-][\w.-]*\.([a-z0-9+]+))(?![\w/-])")
+#: A line number written after a file name, as compilers, stack traces and editors write
+#: one: ``rank.py:230``, ``app.ts:12:5``, ``app.py#L40``, Python's ``"app.py", line 40``.
+_LINE_AFTER = re.compile(r':(\d+)|#L(\d+)|"?,? line (\d+)')
+#: A declaration pasted as the query: ``def classify(query: str) -> QueryPlan:``,
+#: ``pub fn parse(``, ``func (m *Mux) ServeHTTP(``, ``class Command``. The name it
+#: declares (group 1) is what is asked for; the other names are its types and uses.
+_DECLARATION = re.compile(
+    r"\s*(?:(?:export|default|pub(?:\([\w\s]*\))?|public|private|protected|internal|static"
+    r"|async|abstract|final|open|override|inline|unsafe|const|sealed|data|suspend|extern"
+    r"|local)\s+)*"
+    r"(?:def|defp|defmacro|defmodule|fn|func|fun|function|class|struct|enum|trait"
+    r"|interface|impl|type|module|object|protocol|record|sub)\s+"
+    r"(?:\([^)]*\)\s*)?"  # Go's receiver
+    r"([^\W\d][\w.:$]*)"
+)
+#: What follows a declared name in code (and not in a sentence that opens with "class").
+_CODE_PUNCTUATION = re.compile(r"[(){}<>=:;\[\]]")
 
 
 @dataclass(frozen=True)
@@ -35,22 +53,29 @@ class QueryPlan:
     wants_docs: bool
     #: files the query names as written on disk (``keylog.h``)
     file_names: tuple[str, ...] = ()
+    #: (file, line) for files written with a line (``rank.py:230``)
+    file_lines: tuple[tuple[str, int], ...] = ()
 
     @property
     def exact_names(self) -> frozenset[str]:
         """The names as written: ``Command`` is not ``command``."""
         names = set(self.identifiers)
-        if self.kind == "identifier":
-            names.update(self.text.split())
+        if self._bare_name:
+            names.add(self.text)
         return frozenset(names)
 
     @property
     def symbol_names(self) -> set[str]:
         """Lowercased names the query may be asking the definition of."""
         names = {n.lower() for n in self.identifiers}
-        if self.kind == "identifier":
-            names.update(t.lower() for t in self.text.split())
+        if self._bare_name:
+            names.add(self.text.lower())
         return names
+
+    @property
+    def _bare_name(self) -> bool:
+        """A name asked for alone (not a declaration pasted whole)."""
+        return self.kind == "identifier" and " " not in self.text
 
 
 #: (lexical, semantic) weights by class. Weighted min-max fusion; see docs/architecture.md.
@@ -60,8 +85,11 @@ WEIGHTS = {"identifier": (0.6, 0.4), "mixed": (0.4, 0.6), "natural": (0.4, 0.6)}
 def classify(query: str) -> QueryPlan:
     text = " ".join(query.split())
     words = text.split(" ")
-    identifiers = identifiers_in(text)
-    if len(words) == 1 and re.fullmatch(r"[^\W\d][\w.:$-]*", words[0]):
+    declared = declared_name(text)
+    identifiers = [declared] if declared else identifiers_in(text)
+    if declared:
+        kind = "identifier"  # a name looked up, as when it is asked for alone
+    elif len(words) == 1 and re.fullmatch(r"[^\W\d][\w.:$-]*", words[0]):
         kind = "identifier"
         identifiers = identifiers or [words[0].strip(".:")]
     elif identifiers:
@@ -79,7 +107,20 @@ def classify(query: str) -> QueryPlan:
         bool(_TEST_WORDS.search(text)),
         bool(_DOC_WORDS.search(text)),
         named_files(text),
+        named_lines(text),
     )
+
+
+def declared_name(text: str) -> str | None:
+    """The name a declaration pasted as the query declares, or None for anything else
+    (a sentence that opens with "class" or "type" goes on in words, not in code)."""
+    found = _DECLARATION.match(text)
+    if found is None:
+        return None
+    rest = text[found.end() :].strip()
+    if rest and not _CODE_PUNCTUATION.search(rest):
+        return None
+    return found.group(1).strip(".:")
 
 
 #: A query naming more files than this is a list, not a pointer: the first ones count.
@@ -90,4 +131,14 @@ def named_files(text: str) -> tuple[str, ...]:
     """File names with a source extension written in the query, as written, in order."""
     matches = _FILE_NAME.finditer(text)
     found = (m.group(1) for m in matches if f".{m.group(2)}" in EXTENSIONS)
+    return tuple(dict.fromkeys(found))[:MAX_NAMED_FILES]
+
+
+def named_lines(text: str) -> tuple[tuple[str, int], ...]:
+    """(file, line) for each named file written with a line number after it."""
+    found = []
+    for match in _FILE_NAME.finditer(text):
+        line = _LINE_AFTER.match(text, match.end())
+        if line is not None and f".{match.group(2)}" in EXTENSIONS:
+            found.append((match.group(1), int(next(g for g in line.groups() if g))))
     return tuple(dict.fromkeys(found))[:MAX_NAMED_FILES]

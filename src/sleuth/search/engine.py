@@ -18,12 +18,14 @@ from .classify import QueryPlan
 from .filters import Filters
 from .rank import (
     SIGNALS,
+    Scored,
     apply_coverage,
     apply_priors,
     further_hits,
     fuse,
     lead_with_heads,
     merge_and_cut,
+    named_line_in,
 )
 
 PREVIEW_LINES = 3
@@ -147,7 +149,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
                 kind=row.kind,
                 language=row.language,
                 score=round(item.score, 6),
-                preview=preview(texts.get(row.id, row.text), plan.terms),
+                preview=preview(texts.get(row.id, row.text), plan.terms, _asked_line(item, plan)),
                 parent=row.parent,
                 signature=row.signature,
                 also=[
@@ -157,6 +159,12 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
             )
         )
     return response, exhausted
+
+
+def _asked_line(item: Scored, plan: QueryPlan) -> tuple[int, int] | None:
+    """(line asked for, the chunk's first line) when the query names a line the chunk holds."""
+    line = named_line_in(item.row, plan.file_lines) if plan.file_lines else None
+    return None if line is None else (line, item.row.start_line)
 
 
 def _named_chunks(plan: QueryPlan, meta: MetaStore, pool: int) -> list[int]:
@@ -203,16 +211,19 @@ def _live(meta: MetaStore, semantic: dict[int, float], lexical: dict[int, float]
     return set(wanted[present].tolist())
 
 
-def preview(text: str, terms: list[str]) -> str:
-    """A few lines around the line that matches most query terms (else the first lines)."""
+def preview(text: str, terms: list[str], line: tuple[int, int] | None = None) -> str:
+    """A few lines around the line that matches most query terms (else the first lines),
+    or from ``line`` (the line asked for, the chunk's first line) when the query names one."""
     lines = text.split("\n")
     best, best_hits = 0, 0
     lowered = [t.lower() for t in terms]
-    for i, line in enumerate(lines):
-        low = line.lower()
+    for i, text_line in enumerate(lines):
+        low = text_line.lower()
         hits = sum(1 for t in lowered if t in low)
         if hits > best_hits:
             best, best_hits = i, hits
+    if line is not None:
+        best = min(max(line[0] - line[1], 0), len(lines) - 1)
     while best < len(lines) and not lines[best].strip():
         best += 1
     picked = [line.rstrip()[:160] for line in lines[best : best + PREVIEW_LINES]]

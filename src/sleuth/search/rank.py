@@ -62,6 +62,10 @@ PRIORS = {
     # the query writes the file's name as on disk, extension and all (keylog.h beside
     # keylog.c, `fastapi/utils.py` among other utils.py)
     "named_file": 4.0,
+    # ... and the chunk holds the line written after it (rank.py:230, a stack trace's
+    # frame): a pointer, so the other chunks of the file, however well they match the
+    # file name's words, are not what was asked for
+    "named_line": 10.0,
 }
 
 #: Other ranking signals, each switched off in the ablation (False or 0 is neutral).
@@ -246,6 +250,8 @@ def apply_priors(
             factor *= PRIORS["folder_name"]
         if plan.file_names and any(names_path(row.path, n) for n in plan.file_names):
             factor *= PRIORS["named_file"]
+            if named_line_in(row, plan.file_lines) is not None:
+                factor *= PRIORS["named_line"]
         version = _version_of(row.path)
         if version is not None and version[1] < newest.get(version[0], 0):
             factor *= PRIORS["superseded"]
@@ -261,6 +267,14 @@ def apply_priors(
         elif place == "auxiliary" and category == "code":
             factor *= PRIORS["auxiliary"]
         item.score *= factor
+
+
+def named_line_in(row: ChunkRow, file_lines: tuple[tuple[str, int], ...]) -> int | None:
+    """The line of a query's ``file:line`` that this chunk holds, if any."""
+    for name, line in file_lines:
+        if row.start_line <= line <= row.end_line and names_path(row.path, name):
+            return line
+    return None
 
 
 #: Only the best files are checked for coverage: the boost at most doubles a score, and
