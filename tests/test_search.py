@@ -17,7 +17,14 @@ from sleuth.search.classify import (
     named_files,
     named_lines,
 )
-from sleuth.search.rank import Scored, further_hits, fuse, merge_and_cut, path_matches
+from sleuth.search.rank import (
+    Scored,
+    further_hits,
+    fuse,
+    merge_and_cut,
+    path_matches,
+    verbatim_needle,
+)
 from sleuth.store.lexical import LexicalStore
 from sleuth.store.meta import VECTOR_TABLES, ChunkRow, MetaStore
 from sleuth.tokens import names_path
@@ -1111,3 +1118,60 @@ def test_declarations_written_as_the_query() -> None:
         assert classify(words).kind == "natural"
     plan = classify("def classify(query: str) -> QueryPlan:")
     assert plan.kind == "identifier" and plan.symbol_names == {"classify"}
+
+
+def test_a_pasted_message_or_line_finds_the_code_it_was_copied_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An error message or a line of code, pasted whole, asks for the place that holds
+    it; chunks that only share its words (many times over) come after, and so do the
+    test that checks the message and the doc that quotes it."""
+    decoy_lines = "\n".join(
+        f"    stored_{i} = retry_upload(upload, retries, stored, could_not_store={i})"
+        for i in range(8)
+    )
+    message = "the upload could not be stored after retries"
+    root = _write(
+        tmp_path,
+        {
+            "app/retries.py": f"def retry_stored_upload(upload, retries, stored):\n{decoy_lines}\n",
+            "app/store.py": (
+                "def put(upload, bucket, retries):\n"
+                "    for attempt in range(retries):\n"
+                "        if bucket.write(upload):\n            return attempt\n"
+                f'    raise StoreError("{message}")\n\n\n'
+                "def order(items):\n"
+                "    items.sort(key=lambda item: -item.score)\n    return items\n"
+            ),
+            "app/scores.py": (
+                "def by_score(items, key):\n    return sorted(items, key=key)\n\n\n"
+                "def lambda_score(item, score, key):\n    return item.score * key(score)\n"
+            ),
+            "tests/test_store.py": (
+                f'def test_put_gives_up():\n    assert str(error) == "{message}"\n'
+            ),
+            "docs/errors.md": f"# Errors\n\n`{message}`: the bucket refused every write.\n",
+        },
+    )
+    index = Index(root)
+
+    def first(query: str) -> tuple[str, str]:
+        top = index.search(query, mode="lexical").results[0]
+        return top.path, top.symbol
+
+    assert first(message) == ("app/store.py", "put")
+    assert first(f'raise StoreError("{message}")') == ("app/store.py", "put")
+    assert first("items.sort(key=lambda item: -item.score)") == ("app/store.py", "order")
+    # the same searches without the prior: the words alone point elsewhere
+    monkeypatch.setitem(rank.PRIORS, "verbatim", 1.0)
+    assert first(message) != ("app/store.py", "put")
+
+
+def test_what_counts_as_pasted_text() -> None:
+    assert (
+        verbatim_needle("  The upload could NOT be   stored ") == "the upload could not be stored"
+    )
+    assert verbatim_needle('"self._vectors.load()"') == "self._vectors.load()"
+    assert verbatim_needle("x = load(y)") is None  # too short to point anywhere
+    for phrase in ("error handling", "retry with backoff", "parse_config_file_name"):
+        assert verbatim_needle(phrase) is None  # a common phrase, or a name

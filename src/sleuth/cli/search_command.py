@@ -56,7 +56,8 @@ EPILOG = (
     " kind:class, lang:go, path:src/**, type:tests. A file written with its extension"
     " (keylog.h, src/app/utils.py) ranks that file first; with a line (rank.py:230, a"
     ' traceback\'s File "app.py", line 40), the code at that line. A pasted declaration'
-    " (def load(config) -> Settings:) asks for what it declares. Example: sleuth search"
+    " (def load(config) -> Settings:) asks for what it declares; a pasted error message"
+    " or line of code, for the source that holds it. Example: sleuth search"
     " 'symbol:Config kind:class path:src/** retry backoff'."
 )
 

@@ -164,7 +164,8 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
                 "symbol:NAME kind:KIND lang:LANGUAGE path:GLOB type:code|docs|tests. "
                 "A file name with its extension (keylog.h) ranks that file first; with a "
                 "line (app.py:40, a traceback's frame), the code at that line. A pasted "
-                "declaration (def load(config) -> Settings:) asks for what it declares. "
+                "declaration (def load(config) -> Settings:) asks for what it declares; a "
+                "pasted error message or line of code, for the source that holds it. "
                 'Example: "symbol:Config kind:class lang:python path:src/** retry backoff".'
             ),
         ],

@@ -21,6 +21,7 @@ from .rank import (
     Scored,
     apply_coverage,
     apply_priors,
+    apply_verbatim,
     further_hits,
     fuse,
     lead_with_heads,
@@ -134,6 +135,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     scored = fuse(plan, lexical_hits, semantic_hits, rows, mode, static_hits)
     apply_priors(plan, scored, _definitions(plan, meta, rows))
     apply_coverage(plan, scored, meta.file_terms)
+    apply_verbatim(plan, scored, meta.chunks_holding)
     lead_with_heads(scored)
     kept = merge_and_cut(scored, k)
     others = further_hits(scored, kept)

@@ -66,6 +66,9 @@ PRIORS = {
     # frame): a pointer, so the other chunks of the file, however well they match the
     # file name's words, are not what was asked for
     "named_line": 10.0,
+    # the chunk holds the query as written, case and spacing aside: a pasted line of code
+    # or error message asks for the place it was copied from
+    "verbatim": 10.0,
 }
 
 #: Other ranking signals, each switched off in the ablation (False or 0 is neutral).
@@ -275,6 +278,51 @@ def named_line_in(row: ChunkRow, file_lines: tuple[tuple[str, int], ...]) -> int
         if row.start_line <= line <= row.end_line and names_path(row.path, name):
             return line
     return None
+
+
+#: The best hits looked through for the query's text (a chunk that holds it holds all of
+#: the query's words, but long chunks and common words can put it far down).
+VERBATIM_HITS = 100
+#: Shorter than this, or fewer words with no code punctuation, the query is a name or a
+#: phrase common enough to stand in any comment ("error handling"); names have priors
+#: of their own.
+VERBATIM_MIN_CHARS = 12
+VERBATIM_MIN_WORDS = 4
+_CODE_MARKS = frozenset("()[]{}=;,'\"<>")
+
+
+def verbatim_needle(query: str) -> str | None:
+    """The query as a chunk would hold it when pasted from one (lower case, spaces as
+    one, surrounding quotes off), or None when it is too short or too common a phrase."""
+    wanted = " ".join(query.strip().strip("\"'`").lower().split())
+    if len(wanted) < VERBATIM_MIN_CHARS:
+        return None
+    if wanted.count(" ") + 1 < VERBATIM_MIN_WORDS and _CODE_MARKS.isdisjoint(wanted):
+        return None
+    return wanted
+
+
+def apply_verbatim(
+    plan: QueryPlan, scored: list[Scored], holding: Callable[[list[int], str], set[int]]
+) -> None:
+    """Raise the hits of source whose text holds the query as written, in any case
+    (``MetaStore.chunks_holding``); of tests and docs only when the query asks for them,
+    since tests repeat the messages they check and docs quote example questions."""
+    boost = PRIORS["verbatim"]
+    wanted = verbatim_needle(plan.text)
+    if boost == 1.0 or wanted is None:
+        return
+    allowed = (
+        {"code"}
+        | ({"tests"} if plan.wants_tests else set())
+        | ({"docs"} if plan.wants_docs else set())
+    )
+    top = sorted(scored, key=lambda item: -item.score)[:VERBATIM_HITS]
+    top = [item for item in top if chunk_category(item.row) in allowed]
+    found = holding([item.row.id for item in top], wanted)
+    for item in top:
+        if item.row.id in found:
+            item.score *= boost
 
 
 #: Only the best files are checked for coverage: the boost at most doubles a score, and

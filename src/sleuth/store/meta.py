@@ -303,6 +303,19 @@ class MetaStore:
         )
         return rows.fetchall()
 
+    def chunks_holding(self, ids: Iterable[int], needle: str) -> set[int]:
+        """Of these chunks, those whose text holds ``needle`` (lower case) in any ASCII case;
+        compared in SQLite, so no text crosses into Python."""
+        ids = list(ids)
+        if not ids or not needle:
+            return set()
+        marks = ",".join("?" * len(ids))
+        rows = self.db.execute(
+            f"SELECT id FROM chunks WHERE id IN ({marks}) AND instr(lower(text), ?) > 0",
+            (*ids, needle),
+        )
+        return {row[0] for row in rows}
+
     def texts(self, ids: Iterable[int]) -> dict[int, str]:
         ids = list(ids)
         if not ids:
