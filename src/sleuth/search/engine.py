@@ -18,7 +18,6 @@ from .classify import QueryPlan
 from .filters import Filters
 from .rank import (
     SIGNALS,
-    Scored,
     apply_coverage,
     apply_priors,
     apply_verbatim,
@@ -151,7 +150,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
                 kind=row.kind,
                 language=row.language,
                 score=round(item.score, 6),
-                preview=preview(texts.get(row.id, row.text), plan.terms, _asked_line(item, plan)),
+                preview=preview(texts.get(row.id, row.text), plan.terms, _asked_line(row, plan)),
                 parent=row.parent,
                 signature=row.signature,
                 also=[
@@ -163,10 +162,10 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     return response, exhausted
 
 
-def _asked_line(item: Scored, plan: QueryPlan) -> tuple[int, int] | None:
-    """(line asked for, the chunk's first line) when the query names a line the chunk holds."""
-    line = named_line_in(item.row, plan.file_lines) if plan.file_lines else None
-    return None if line is None else (line, item.row.start_line)
+def _asked_line(row: ChunkRow, plan: QueryPlan) -> int | None:
+    """Where in the chunk (0: its first line) the line is that the query points at."""
+    line = named_line_in(row, plan.file_lines) if plan.file_lines else None
+    return None if line is None else line - row.start_line
 
 
 def _named_chunks(plan: QueryPlan, meta: MetaStore, pool: int) -> list[int]:
@@ -213,9 +212,9 @@ def _live(meta: MetaStore, semantic: dict[int, float], lexical: dict[int, float]
     return set(wanted[present].tolist())
 
 
-def preview(text: str, terms: list[str], line: tuple[int, int] | None = None) -> str:
+def preview(text: str, terms: list[str], asked: int | None = None) -> str:
     """A few lines around the line that matches most query terms (else the first lines),
-    or from ``line`` (the line asked for, the chunk's first line) when the query names one."""
+    or from the line the query points at (``asked``: its place in the chunk, 0 first)."""
     lines = text.split("\n")
     best, best_hits = 0, 0
     lowered = [t.lower() for t in terms]
@@ -224,8 +223,8 @@ def preview(text: str, terms: list[str], line: tuple[int, int] | None = None) ->
         hits = sum(1 for t in lowered if t in low)
         if hits > best_hits:
             best, best_hits = i, hits
-    if line is not None:
-        best = min(max(line[0] - line[1], 0), len(lines) - 1)
+    if asked is not None:
+        best = min(max(asked, 0), len(lines) - 1)
     while best < len(lines) and not lines[best].strip():
         best += 1
     picked = [line.rstrip()[:160] for line in lines[best : best + PREVIEW_LINES]]
