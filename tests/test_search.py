@@ -1175,3 +1175,37 @@ def test_what_counts_as_pasted_text() -> None:
     assert verbatim_needle("x = load(y)") is None  # too short to point anywhere
     for phrase in ("error handling", "retry with backoff", "parse_config_file_name"):
         assert verbatim_needle(phrase) is None  # a common phrase, or a name
+
+
+def test_a_capitalised_name_asks_for_the_type_of_that_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`Index` asks for class Index, though class Indexer (in indexer.py, which the word
+    names) and the function index() match the word better."""
+    root = _write(
+        tmp_path,
+        {
+            "app/api.py": (
+                "class Index:\n"
+                '    """One repository\'s files and chunks, opened lazily."""\n\n'
+                "    def __init__(self, root, model, tier):\n"
+                "        self.root = root\n        self.model = model\n"
+                "        self.tier = tier\n        self.files = []\n"
+                "        self.chunks = []\n        self.notices = []\n\n"
+                "    def close(self):\n        self.files = []\n"
+            ),
+            "app/indexer.py": (
+                "class Indexer:\n    def run(self, index):\n        return index.update()\n"
+            ),
+            "app/store.py": "def index(rows):\n    return sorted(rows)\n",
+        },
+    )
+    index = Index(root)
+
+    def first(query: str) -> tuple[str, str]:
+        top = index.search(query, mode="lexical").results[0]
+        return top.path, top.symbol
+
+    assert first("Index") == ("app/api.py", "Index")
+    monkeypatch.setitem(rank.PRIORS, "type_name", 1.0)
+    assert first("Index") == ("app/indexer.py", "Indexer")

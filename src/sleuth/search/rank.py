@@ -37,6 +37,9 @@ PRIORS = {
     # the piece with the signature answers a lookup (bench/definition_lookup.py)
     "definition_head": 1.05,
     "exact_case": 1.3,  # ... with the query's very case: class Command over def command
+    # ... a capitalised name asked for alone, and the chunk is the type of exactly that
+    # name: `Index` asks for class Index, not the method index() or class Indexer
+    "type_name": 2.5,
     # ... as a function's inner function, which no symbol field names: it makes up for
     # the field match a definition of its own chunk would have
     "inner_definition": 1.6,
@@ -222,6 +225,7 @@ def apply_priors(
     names = plan.symbol_names
     exact = plan.exact_names
     terms = tuple(plan.terms)
+    type_asked = plan.kind == "identifier" and " " not in plan.text and plan.text[:1].isupper()
     newest = _newest_versions(scored, terms, definitions)
     for item in scored:
         row = item.row
@@ -234,6 +238,8 @@ def apply_priors(
                 factor *= PRIORS["definition_head"]
             if _exact_case(row, exact, names, definitions, defines):
                 factor *= PRIORS["exact_case"]
+            if type_asked and row.kind in _TYPE_KINDS and short_name(row.symbol) == plan.text:
+                factor *= PRIORS["type_name"]
             if defines == _HOLDS_START and _holds_inner(row, names, definitions):
                 factor *= PRIORS["inner_definition"]
         if category == "tests":
@@ -424,6 +430,8 @@ def _place_of(path: str) -> str:
     return "auxiliary" if _AUXILIARY_PATH.search(path) else ""
 
 
+#: Chunk kinds that declare a type (prior ``type_name``).
+_TYPE_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "type", "module"})
 _TEST_MARKERS = frozenset({"test", "tests", "spec", "specs", "testing"})
 #: File names that say nothing: the folder names the module instead (axum/extract/mod.rs).
 _GENERIC_STEMS = frozenset({"mod", "index", "init", "__init__", "main", "lib", "default"})
