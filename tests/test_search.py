@@ -1177,11 +1177,11 @@ def test_what_counts_as_pasted_text() -> None:
         assert verbatim_needle(phrase) is None  # a common phrase, or a name
 
 
-def test_a_capitalised_name_asks_for_the_type_of_that_name(
+def test_a_name_asks_for_the_kind_its_case_tells(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`Index` asks for class Index, though class Indexer (in indexer.py, which the word
-    names) and the function index() match the word better."""
+    """`Index` asks for class Index and `index` for the function index(), though class
+    Indexer (in indexer.py, which the word names) matches the word better."""
     root = _write(
         tmp_path,
         {
@@ -1207,5 +1207,7 @@ def test_a_capitalised_name_asks_for_the_type_of_that_name(
         return top.path, top.symbol
 
     assert first("Index") == ("app/api.py", "Index")
+    assert first("index") == ("app/store.py", "index")
     monkeypatch.setitem(rank.PRIORS, "type_name", 1.0)
-    assert first("Index") == ("app/indexer.py", "Indexer")
+    monkeypatch.setitem(rank.PRIORS, "function_name", 1.0)
+    assert first("Index") == first("index") == ("app/indexer.py", "Indexer")

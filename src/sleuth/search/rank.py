@@ -40,6 +40,9 @@ PRIORS = {
     # ... a capitalised name asked for alone, and the chunk is the type of exactly that
     # name: `Index` asks for class Index, not the method index() or class Indexer
     "type_name": 2.5,
+    # ... a lower-case one, and the chunk is the function or method of exactly that name:
+    # `index` asks for def index(), not class Indexer in indexer.py
+    "function_name": 2.5,
     # ... as a function's inner function, which no symbol field names: it makes up for
     # the field match a definition of its own chunk would have
     "inner_definition": 1.6,
@@ -225,7 +228,7 @@ def apply_priors(
     names = plan.symbol_names
     exact = plan.exact_names
     terms = tuple(plan.terms)
-    type_asked = plan.kind == "identifier" and " " not in plan.text and plan.text[:1].isupper()
+    bare = plan.kind == "identifier" and " " not in plan.text
     newest = _newest_versions(scored, terms, definitions)
     for item in scored:
         row = item.row
@@ -238,8 +241,8 @@ def apply_priors(
                 factor *= PRIORS["definition_head"]
             if _exact_case(row, exact, names, definitions, defines):
                 factor *= PRIORS["exact_case"]
-            if type_asked and row.kind in _TYPE_KINDS and short_name(row.symbol) == plan.text:
-                factor *= PRIORS["type_name"]
+            if bare and short_name(row.symbol) == plan.text:
+                factor *= _kind_asked(plan.text, row.kind)
             if defines == _HOLDS_START and _holds_inner(row, names, definitions):
                 factor *= PRIORS["inner_definition"]
         if category == "tests":
@@ -430,8 +433,22 @@ def _place_of(path: str) -> str:
     return "auxiliary" if _AUXILIARY_PATH.search(path) else ""
 
 
-#: Chunk kinds that declare a type (prior ``type_name``).
+#: Chunk kinds that declare a type (prior ``type_name``) or something called
+#: (``function_name``).
 _TYPE_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "type", "module"})
+_CALLABLE_KINDS = frozenset({"function", "method"})
+
+
+def _kind_asked(name: str, kind: str) -> float:
+    """How a definition of exactly the name asked for alone fits the name's case: a type
+    for `Index`, a function or method for `index` (1.0 for any other pairing)."""
+    if name[:1].isupper() and kind in _TYPE_KINDS:
+        return PRIORS["type_name"]
+    if name[:1].islower() and kind in _CALLABLE_KINDS:
+        return PRIORS["function_name"]
+    return 1.0
+
+
 _TEST_MARKERS = frozenset({"test", "tests", "spec", "specs", "testing"})
 #: File names that say nothing: the folder names the module instead (axum/extract/mod.rs).
 _GENERIC_STEMS = frozenset({"mod", "index", "init", "__init__", "main", "lib", "default"})
