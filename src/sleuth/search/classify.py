@@ -60,7 +60,7 @@ class QueryPlan:
     def exact_names(self) -> frozenset[str]:
         """The names as written: ``Command`` is not ``command``."""
         names = set(self.identifiers)
-        if self._bare_name:
+        if self.name_alone:
             names.add(self.text)
         return frozenset(names)
 
@@ -68,12 +68,12 @@ class QueryPlan:
     def symbol_names(self) -> set[str]:
         """Lowercased names the query may be asking the definition of."""
         names = {n.lower() for n in self.identifiers}
-        if self._bare_name:
+        if self.name_alone:
             names.add(self.text.lower())
         return names
 
     @property
-    def _bare_name(self) -> bool:
+    def name_alone(self) -> bool:
         """A name asked for alone (not a declaration pasted whole)."""
         return self.kind == "identifier" and " " not in self.text
 

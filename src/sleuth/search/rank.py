@@ -228,7 +228,6 @@ def apply_priors(
     names = plan.symbol_names
     exact = plan.exact_names
     terms = tuple(plan.terms)
-    bare = plan.kind == "identifier" and " " not in plan.text
     newest = _newest_versions(scored, terms, definitions)
     for item in scored:
         row = item.row
@@ -241,7 +240,7 @@ def apply_priors(
                 factor *= PRIORS["definition_head"]
             if _exact_case(row, exact, names, definitions, defines):
                 factor *= PRIORS["exact_case"]
-            if bare and short_name(row.symbol) == plan.text:
+            if plan.name_alone and short_name(row.symbol) == plan.text:
                 factor *= _kind_asked(plan.text, row.kind)
             if defines == _HOLDS_START and _holds_inner(row, names, definitions):
                 factor *= PRIORS["inner_definition"]
