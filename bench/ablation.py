@@ -26,7 +26,7 @@ from pathlib import Path
 from common import annotated_tasks
 
 from sleuth import Index
-from sleuth.benchmark import DEFAULT_CACHE, scored_results
+from sleuth.benchmark import DEFAULT_CACHE, export_root, scored_results
 from sleuth.search import rank
 
 HERE = Path(__file__).resolve().parent
@@ -105,7 +105,7 @@ def main() -> None:
     latencies: list[float] = []
     for repo, repo_tasks in sorted(by_repo.items()):
         sub = specs[repo].get("benchmark_root") or ""
-        root = args.cache / repo / sub if sub else args.cache / repo
+        root = export_root(args.cache, specs[repo])
         if not (root / ".sleuth").is_dir():
             print(f"skip {repo}: no index (run `sleuth bench` first)", file=sys.stderr)
             continue

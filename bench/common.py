@@ -8,6 +8,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from sleuth.benchmark import export_root
+
 
 def bench_module(bench_dir: Path, name: str) -> ModuleType:
     """A module of the shared benchmark folder (``score``, ``prepare``), loaded from its
@@ -37,11 +39,7 @@ def emit(result: Any, out: Path | None, indent: int = 2) -> None:
 def bench_roots(bench_dir: Path, cache: Path, names: list[str]) -> dict[str, Path]:
     """repo name -> the folder its index lives in (the export's ``benchmark_root``)."""
     specs = {s["name"]: s for s in json.loads((bench_dir / "repos.json").read_text())}
-    roots = {}
-    for name in names:
-        sub = specs[name].get("benchmark_root") or ""
-        roots[name] = cache / name / sub if sub else cache / name
-    return roots
+    return {name: export_root(cache, specs[name]) for name in names}
 
 
 def annotated_tasks(

@@ -51,7 +51,7 @@ def scored_results(results: list[Result], root: str) -> list[dict]:
     ]
 
 
-def _export_root(cache: Path, spec: dict) -> Path:
+def export_root(cache: Path, spec: dict) -> Path:
     """The folder of a repository's export that is indexed (its ``benchmark_root``)."""
     sub = spec.get("benchmark_root") or ""
     return cache / spec["name"] / sub if sub else cache / spec["name"]
@@ -119,7 +119,7 @@ def run(
     tasks = load_tasks(bench_dir, split, repos)
     if not tasks:
         raise SleuthError("no benchmark repositories selected (check --split / --repos)")
-    unexported = [name for name in tasks if not _export_root(cache, specs[name]).is_dir()]
+    unexported = [name for name in tasks if not export_root(cache, specs[name]).is_dir()]
     export_missing(bench_dir, cache, unexported, mirrors, say)
     out.parent.mkdir(parents=True, exist_ok=True)
     runs: list[RepoRun] = []
@@ -127,7 +127,7 @@ def run(
     with out.open("w") as sink:
         for name, queries in tasks.items():
             sub = specs[name].get("benchmark_root") or ""
-            root = _export_root(cache, specs[name])
+            root = export_root(cache, specs[name])
             if not root.is_dir():
                 missing.append(name)
                 continue
