@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..languages import EXTENSIONS
@@ -129,16 +130,20 @@ MAX_NAMED_FILES = 8
 
 def named_files(text: str) -> tuple[str, ...]:
     """File names with a source extension written in the query, as written, in order."""
-    matches = _FILE_NAME.finditer(text)
-    found = (m.group(1) for m in matches if f".{m.group(2)}" in EXTENSIONS)
+    found = (match.group(1) for match in _file_names(text))
     return tuple(dict.fromkeys(found))[:MAX_NAMED_FILES]
 
 
 def named_lines(text: str) -> tuple[tuple[str, int], ...]:
     """(file, line) for each named file written with a line number after it."""
     found = []
-    for match in _FILE_NAME.finditer(text):
+    for match in _file_names(text):
         line = _LINE_AFTER.match(text, match.end())
-        if line is not None and f".{match.group(2)}" in EXTENSIONS:
+        if line is not None:
             found.append((match.group(1), int(next(g for g in line.groups() if g))))
     return tuple(dict.fromkeys(found))[:MAX_NAMED_FILES]
+
+
+def _file_names(text: str) -> Iterator[re.Match[str]]:
+    """Matches of file names with a known source extension, in order."""
+    return (m for m in _FILE_NAME.finditer(text) if f".{m.group(2)}" in EXTENSIONS)
