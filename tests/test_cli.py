@@ -244,3 +244,12 @@ def test_search_help_teaches_the_query_syntax() -> None:
     text = " ".join(shown.stdout.split())
     for part in ("symbol:NAME", "path:src/**", "type:tests", "keylog.h"):
         assert part in text
+
+
+def test_version_prints_the_installed_version() -> None:
+    """`sleuth --version` answers with the package's version, as bug reports need."""
+    from importlib.metadata import version
+
+    shown = run_cli("--version")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.strip() == f"sleuth {version('sleuth')}"

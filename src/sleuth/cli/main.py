@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from .. import config
+from .. import __version__, config
 from ..api import Index, check_query
 from ..benchmark import DEFAULT_CACHE
 from ..benchmark import run as run_benchmark
@@ -38,6 +38,27 @@ app = typer.Typer(
 )
 out = console()
 err = console(stderr=True)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        out.print(f"sleuth {__version__}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Local, offline code search. Ask in plain words or by identifier."""
 
 
 class EmbedTier(StrEnum):
