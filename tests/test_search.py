@@ -1162,9 +1162,18 @@ def test_a_pasted_message_or_line_finds_the_code_it_was_copied_from(
     assert first(message) == ("app/store.py", "put")
     assert first(f'raise StoreError("{message}")') == ("app/store.py", "put")
     assert first("items.sort(key=lambda item: -item.score)") == ("app/store.py", "order")
+    # a snippet pasted over several lines, indented as in the file or not
+    assert first("for attempt in range(retries):\n  if bucket.write(upload):") == (
+        "app/store.py",
+        "put",
+    )
     # the same searches without the prior: the words alone point elsewhere
     monkeypatch.setitem(rank.PRIORS, "verbatim", 1.0)
     assert first(message) != ("app/store.py", "put")
+    assert first("for attempt in range(retries):\n  if bucket.write(upload):") != (
+        "app/store.py",
+        "put",
+    )
 
 
 def test_what_counts_as_pasted_text() -> None:

@@ -56,6 +56,9 @@ class QueryPlan:
     file_names: tuple[str, ...] = ()
     #: (file, line) for files written with a line (``rank.py:230``)
     file_lines: tuple[tuple[str, int], ...] = ()
+    #: the query came over several lines (a pasted snippet): its text is compared with
+    #: code whose line breaks and indentation count as single spaces
+    spans_lines: bool = False
 
     @property
     def exact_names(self) -> frozenset[str]:
@@ -109,6 +112,7 @@ def classify(query: str) -> QueryPlan:
         bool(_DOC_WORDS.search(text)),
         named_files(text),
         named_lines(text),
+        "\n" in query.strip(),
     )
 
 

@@ -311,7 +311,9 @@ def verbatim_needle(query: str) -> str | None:
 
 
 def apply_verbatim(
-    plan: QueryPlan, scored: list[Scored], holding: Callable[[list[int], str], set[int]]
+    plan: QueryPlan,
+    scored: list[Scored],
+    holding: Callable[[list[int], str, bool], set[int]],
 ) -> None:
     """Raise the hits of source whose text holds the query as written, in any case
     (``MetaStore.chunks_holding``); of tests and docs only when the query asks for them,
@@ -327,7 +329,7 @@ def apply_verbatim(
     )
     top = sorted(scored, key=lambda item: -item.score)[:VERBATIM_HITS]
     top = [item for item in top if chunk_category(item.row) in allowed]
-    found = holding([item.row.id for item in top], wanted)
+    found = holding([item.row.id for item in top], wanted, plan.spans_lines)
     for item in top:
         if item.row.id in found:
             item.score *= boost

@@ -77,6 +77,19 @@ CREATE TABLE IF NOT EXISTS file_terms (
 VECTOR_TABLES = {"deep": "embeddings", "static": "static_embeddings"}
 
 
+def _squashed(expression: str, halvings: int = 7) -> str:
+    """SQL for ``expression`` with line breaks and tabs as spaces and runs of spaces as one
+    (each pass halves a run: seven passes take indentation of up to 128 spaces)."""
+    for char in (13, 10, 9):
+        expression = f"replace({expression}, char({char}), ' ')"
+    for _ in range(halvings):
+        expression = f"replace({expression}, '  ', ' ')"
+    return expression
+
+
+_SQUASHED_TEXT = _squashed("lower(text)")
+
+
 @dataclass(frozen=True, slots=True)
 class FileRow:
     id: int
@@ -303,15 +316,20 @@ class MetaStore:
         )
         return rows.fetchall()
 
-    def chunks_holding(self, ids: Iterable[int], needle: str) -> set[int]:
+    def chunks_holding(
+        self, ids: Iterable[int], needle: str, squash_spaces: bool = False
+    ) -> set[int]:
         """Of these chunks, those whose text holds ``needle`` (lower case) in any ASCII case;
-        compared in SQLite, so no text crosses into Python."""
+        compared in SQLite, so no text crosses into Python. ``squash_spaces``: line breaks,
+        tabs and runs of spaces in the text count as one space (``needle`` has them so),
+        for snippets pasted over several lines."""
         ids = list(ids)
         if not ids or not needle:
             return set()
         marks = ",".join("?" * len(ids))
+        text = _SQUASHED_TEXT if squash_spaces else "lower(text)"
         rows = self.db.execute(
-            f"SELECT id FROM chunks WHERE id IN ({marks}) AND instr(lower(text), ?) > 0",
+            f"SELECT id FROM chunks WHERE id IN ({marks}) AND instr({text}, ?) > 0",
             (*ids, needle),
         )
         return {row[0] for row in rows}
