@@ -19,6 +19,28 @@ def test_a_query_alone_embeds_as_in_a_batch() -> None:
     assert float(together[0] @ together[1]) < 0.9
 
 
+def test_a_quick_start_embeds_a_query_as_the_optimised_session_does() -> None:
+    """A one-query process (a command-line search) skips the graph optimisations; the
+    vector it gets is the one a long-lived process gets."""
+    import onnxruntime
+
+    quick, tuned = MiniLMEmbedder(quick_start=True), MiniLMEmbedder()
+    for text in ("how are routes matched", "parse_config", "def retry(fn, attempts=3): ..."):
+        assert np.allclose(quick.embed([text])[0], tuned.embed([text])[0], atol=1e-5)
+    levels = onnxruntime.GraphOptimizationLevel
+    assert quick._sessions["single"].get_session_options().graph_optimization_level == (
+        levels.ORT_DISABLE_ALL
+    )
+    assert tuned._sessions["single"].get_session_options().graph_optimization_level == (
+        levels.ORT_ENABLE_ALL
+    )
+    # indexing in the same process keeps the optimised batch session
+    quick.embed(["one text", "and another"])
+    assert quick._sessions["batch"].get_session_options().graph_optimization_level == (
+        levels.ORT_ENABLE_ALL
+    )
+
+
 def test_indexes_in_one_process_share_one_model(tmp_path) -> None:
     """Opening several repositories (an agent's workspace, `sleuth bench`) loads the
     model once; threads that embed at once build each session once."""

@@ -6,7 +6,6 @@ from ..languages import parser_for
 from .base import Chunk, Definition
 from .markdown import markdown_chunks
 from .rst import rst_chunks
-from .treesitter import treesitter_chunks
 from .windows import window_chunks
 
 __all__ = ["Chunk", "Definition", "chunk_text"]
@@ -19,6 +18,9 @@ def chunk_text(language: str, text: str) -> tuple[list[Chunk], list[Definition]]
     """
     parser = parser_for(language)
     if parser is not None:
+        # imported here: a search that indexes nothing does not pay for the chunkers
+        from .treesitter import treesitter_chunks
+
         try:
             if language == "markdown":
                 return markdown_chunks(parser, text), []

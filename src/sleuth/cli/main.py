@@ -14,6 +14,7 @@ from .. import __version__, config
 from ..api import Index, check_query
 from ..benchmark import DEFAULT_CACHE
 from ..benchmark import run as run_benchmark
+from ..embedding import expect_few_queries
 from ..errors import IndexBusy
 from .check_output import print_check
 from .consoles import console
@@ -389,6 +390,7 @@ def history(
     else:
         notices = []
     if answer is None:
+        expect_few_queries()  # one query's embedding, then the process exits
         response = history_index.search(
             query, k, mode=mode.value, author=author, since=since, until=until, path=glob, diff=diff
         )

@@ -196,10 +196,12 @@ def search_here(
     """
     from .. import config
     from ..api import Index, check_query
+    from ..embedding import expect_few_queries
     from ..errors import IndexBusy
     from .progress import ProgressBars
 
     check_query(options["query"], options["k"], options["mode"])
+    expect_few_queries()  # one query's embedding, then the process exits
     index = Index(path)
     later: Callable[[], object] | None = None
     if not index.exists():

