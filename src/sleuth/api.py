@@ -9,9 +9,7 @@
 from __future__ import annotations
 
 import contextlib
-import difflib
 import os
-import re
 import shutil
 import time
 from collections.abc import Iterable, Iterator
@@ -38,28 +36,22 @@ from .results import Result, SearchResponse, other_hit_text
 from .search.classify import QueryPlan, classify
 from .search.engine import VectorSide
 from .search.engine import search as run_search
-from .search.filters import Filters, category_of, definition_category
+from .search.filters import Filters, category_of
 from .search.query_syntax import CATEGORIES, ParsedQuery, parse_query
+from .search.symbols import NAME_CHARACTERS, definitions_named, split_symbol
 from .spawn import spawn_embedder
 from .store.layout import Layout
 from .store.lexical import LexicalStore
 from .store.lock import FileLock
 from .store.meta import (
     ChunkRow,
-    DefinitionRow,
     FileRow,
     MetaStore,
-    escape_like,
     schema_version_of,
 )
 from .store.vectors import VectorStore, graph_path, refresh_graph_of
 from .tokens import (
-    NAME_SIGILS,
-    last_part,
-    owner_of,
     query_terms,
-    short_name,
-    split_identifier,
 )
 
 if TYPE_CHECKING:
@@ -90,11 +82,6 @@ class IndexReport:
     static: bool = False
     background: bool = False
     notices: list[str] = field(default_factory=list)
-
-
-#: Characters a definition's name may hold besides letters and digits: a lookup of
-#: `_`, `$` (jQuery, zod's `$ZodType`) or `_*` (private names) has something to find.
-NAME_CHARACTERS = "_" + NAME_SIGILS
 
 
 def check_query(query: str, k: int = 10, mode: str = "hybrid", *, name: bool = False) -> None:
@@ -900,71 +887,11 @@ class Index:
         """
         if k < 1:
             raise QueryError("k must be at least 1")
-        parts = [p for p in re.split(r"::|[.#:/\\]", name.strip()) if p]
-        if not parts or not any(ch.isalnum() or ch in NAME_CHARACTERS for ch in parts[-1]):
-            raise QueryError(f"not a symbol name: {name!r}")
+        base, qualifier = split_symbol(name)
         if not self.exists():
             return []
-        meta = self._open()
-        base, qualifier = parts[-1], ".".join(parts[:-1]).lower()
-        glob = any(ch in base for ch in "*?")
         filters = Filters(path, language, None, category)
-        wanted_kind = kind.lower() if kind else None
-        rows = []
-        if glob:
-            like = escape_like(base).replace("*", "%").replace("?", "_")
-            rows = meta.definitions_named(like, like=True, limit=5000)
-            after_owner = _glob_regex(base)
-            rows += [
-                row
-                for row in meta.definitions_owned(like, limit=5000, like=True)
-                if after_owner.fullmatch(short_name(row.name))
-            ]
-        else:
-            rows = meta.definitions_named(base, like=False, limit=5000)
-            rows += meta.definitions_owned(base, limit=5000)
-            if not exact:
-                words = split_identifier(base) or [base]
-                like = "%" + "%".join(escape_like(w) for w in words) + "%"
-                rows += meta.definitions_named(like, like=True, limit=5000)
-                close = difflib.get_close_matches(base, meta.definition_names(), n=20, cutoff=0.75)
-                for near in close:
-                    rows += meta.definitions_named(near, like=False, limit=200)
-        scored: dict[tuple[str, int], tuple[float, DefinitionRow]] = {}
-        for row in rows:
-            if wanted_kind and row.kind != wanted_kind:
-                continue
-            category = definition_category(row)
-            if not filters.accepts(row.path, row.language or "", row.kind, category):
-                continue
-            if qualifier and qualifier not in _owners(row):
-                continue
-            score = _name_score(base, row.name, glob)
-            if row.kind == "impl":
-                score *= 0.99  # `impl Fragment` after the `enum Fragment` it implements for
-            elif row.kind == "reexport":
-                score *= 0.98  # `pub use crate::routing::Router` after `struct Router`
-            if category != "code":
-                score *= 0.9  # tests and docs after code, as in search
-            key = (row.path, row.start_line)
-            if key not in scored or scored[key][0] < score:
-                scored[key] = (score, row)
-        ordered = sorted(scored.values(), key=lambda item: (-item[0], item[1].path))
-        return [
-            Result(
-                path=row.path,
-                start_line=row.start_line,
-                end_line=row.end_line,
-                symbol=f"{row.parent}.{row.name}" if row.parent else row.name,
-                kind=row.kind,
-                language=row.language or "",
-                score=round(score, 4),
-                preview=row.signature,
-                parent=row.parent,
-                signature=row.signature,
-            )
-            for score, row in ordered[:k]
-        ]
+        return definitions_named(self._open(), base, qualifier, exact, kind, filters, k)
 
     def handles(self, results: list[Result]) -> list[Handle]:
         """Compact handles for results (search, find_symbol, related), newest generation."""
@@ -1325,38 +1252,6 @@ def _anchor_chunk(meta: MetaStore, path: str, start: int, end: int) -> ChunkRow 
         if overlap > best_overlap:
             best, best_overlap = chunk, overlap
     return best
-
-
-def _owners(row: DefinitionRow) -> str:
-    """Where a definition sits, dotted: its parent and the owner in its own name
-    (``M`` of Lua's ``M.setup``), for qualified lookups (``symbol:M.setup``)."""
-    parent = row.parent.replace("::", ".")
-    return ".".join(part for part in (parent, owner_of(row.name)) if part).lower()
-
-
-def _glob_regex(glob: str) -> re.Pattern[str]:
-    """A symbol glob (``set_*``, ``?etup``) as a case-blind regex over one name part."""
-    pattern = re.escape(glob).replace(r"\*", ".*").replace(r"\?", ".")
-    return re.compile(pattern, re.IGNORECASE)
-
-
-def _name_score(wanted: str, name: str, glob: bool) -> float:
-    """1.0 for the exact name (or the name after its owner: ``send`` of ``res.send``),
-    a little less with a sigil (``$ZodType``) or in other case, then by closeness."""
-    if wanted in (name, last_part(name)):
-        return 1.0
-    if short_name(name) == wanted:
-        return 0.97
-    if short_name(name).lower() == wanted.lower():
-        return 0.95
-    if glob:
-        return 0.8
-    low, target = name.lower(), wanted.lower()
-    closeness = difflib.SequenceMatcher(None, target, low).ratio()
-    words = split_identifier(wanted)
-    if target in low or (len(words) > 1 and all(w in low for w in words)):
-        return 0.6 + 0.3 * closeness
-    return 0.6 * closeness
 
 
 def folder_size(folder: Path) -> int:
