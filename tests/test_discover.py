@@ -140,6 +140,59 @@ def test_secrets_are_never_indexed(tmp_path: Path, name: str) -> None:
     assert skipped[name] == "secret"
 
 
+def test_the_secret_and_generated_lists_match_as_pathspec_does() -> None:
+    """Each list is matched as one regex; a path is caught exactly when one of the
+    list's patterns, read by pathspec as a .gitignore line, would catch it."""
+    import pathspec
+
+    from sleuth.discover import _GENERATED, _SECRETS, GENERATED_PATTERNS, SECRET_PATTERNS
+
+    names = [
+        ".env",
+        ".env.local",
+        "prod.env",
+        ".envrc",
+        "environment.py",
+        "a/.env/inner.txt",
+        "k.pem",
+        "pem.py",
+        "id_rsa",
+        "id_rsa.pub",
+        "docs/id_rsa_guide.md",
+        ".netrc",
+        "credentials",
+        "credentials.yml",
+        "my-credentials.json",
+        "credentials_test.py",
+        "secrets.yaml",
+        "secrets",
+        "a.secret",
+        "service-account-1.json",
+        "config.json",
+        ".aws/credentials",
+        "home/.aws/credentials",
+        ".docker/config.json",
+        "x.tfvars",
+        "state.tfstate.backup",
+        "app.min.js",
+        "app.js",
+        "x.pb.go",
+        "x.go",
+        "api_pb2.py",
+        "a.g.dart",
+        "Form.designer.cs",
+        "bundle.js.map",
+        "mapper.py",
+        "src/app.bundle.js",
+    ]
+    paths = names + [f"deep/er/{name}" for name in names]
+    for patterns, combined in ((SECRET_PATTERNS, _SECRETS), (GENERATED_PATTERNS, _GENERATED)):
+        spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+        caught = [path for path in paths if spec.match_file(path)]
+        assert [path for path in paths if combined.match(path)] == caught
+        assert 10 <= len(caught) < len(paths)  # both kinds of path are in the sample
+
+
 def test_size_limit_and_symlinks(tmp_path: Path) -> None:
     write_tree(tmp_path, {"big.py": "x = 1\n" * 200_000, "small.py": "x = 1\n"})
     (tmp_path / "loop").symlink_to(tmp_path, target_is_directory=True)

@@ -220,8 +220,21 @@ BINARY_EXTENSIONS = frozenset(
     ]
 )
 
-_SECRETS = pathspec.GitIgnoreSpec.from_lines(SECRET_PATTERNS)
-_GENERATED = pathspec.GitIgnoreSpec.from_lines(GENERATED_PATTERNS)
+
+
+def _any_of(patterns: list[str]) -> re.Pattern[str]:
+    """One regex for a list of gitignore patterns that only include (no ``!``): a path
+    matches when any pattern does. pathspec tries its patterns one by one, and every
+    file of every run is checked against these lists."""
+    spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+    if not all(p.include for p in spec.patterns):
+        raise ValueError("a negated pattern needs pathspec's order of patterns")
+    parts = (p.regex.pattern.replace("(?P<ps_d>", "(?:") for p in spec.patterns)
+    return re.compile("|".join(f"(?:{part})" for part in parts))
+
+
+_SECRETS = _any_of(SECRET_PATTERNS)
+_GENERATED = _any_of(GENERATED_PATTERNS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +304,7 @@ def _readable(line: str) -> bool:
 
 def sensitive(rel_path: str) -> bool:
     """True for paths matching the secret patterns."""
-    return _SECRETS.match_file(rel_path)
+    return _SECRETS.match(rel_path) is not None
 
 
 class _Rules:
@@ -410,7 +423,7 @@ def _skip_reason(name: str, rel: str, rules: _Rules) -> str | None:
         return "ignored"
     if name in LOCKFILES:
         return "lockfile"
-    if _GENERATED.match_file(rel):
+    if _GENERATED.match(rel):
         return "generated"
     suffix = os.path.splitext(name)[1].lower()
     if suffix in BINARY_EXTENSIONS or name.lower() in BINARY_EXTENSIONS:
