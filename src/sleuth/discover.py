@@ -221,7 +221,6 @@ BINARY_EXTENSIONS = frozenset(
 )
 
 
-
 def _any_of(patterns: list[str]) -> re.Pattern[str]:
     """One regex for a list of gitignore patterns that only include (no ``!``): a path
     matches when any pattern does. pathspec tries its patterns one by one, and every
