@@ -91,6 +91,37 @@ def test_unchanged_repository_embeds_nothing(sample_repo: Path) -> None:
     assert 0 < third.embedded <= 2
 
 
+def test_a_run_that_finds_nothing_to_change_writes_nothing(sample_repo: Path) -> None:
+    """A search refreshes the index first; on an unchanged tree that refresh commits
+    nothing (no SQLite write, no tantivy commit). A change of any kind still lands."""
+    index = Index(sample_repo)
+    index.index(embed="static")
+
+    def commits() -> tuple[str, int]:
+        meta = index._open()
+        version = meta.db.execute("PRAGMA data_version").fetchone()[0]
+        return meta.get("lexical_commit", "0") or "0", version
+
+    before = commits()
+    report = index.index(embed="static")
+    assert report.update.changed == report.update.removed == 0
+    assert commits() == before
+    assert index.search("retry failed upload", mode="lexical").results
+    # a new secret file changes only the skipped list: the run writes it
+    (sample_repo / ".env").write_text("TOKEN=1\n")
+    index.index(embed="static")
+    assert commits()[0] != before[0]
+    assert index.status()["skipped"].get("secret") == 1
+    # and an edit is indexed as ever
+    after_secret = commits()
+    path = sample_repo / "web/server.js"
+    path.write_text(path.read_text() + "\nfunction stopServer(s) { s.close(); }\n")
+    assert index.index(embed="static").update.changed == 1
+    assert commits()[0] != after_secret[0]
+    top = index.search("stopServer", mode="lexical").results[0]
+    assert top.path == "web/server.js" and "stopServer" in top.preview
+
+
 def test_model_change_triggers_clean_re_embed(sample_repo: Path) -> None:
     index = Index(sample_repo)
     index.index(embed="deep")

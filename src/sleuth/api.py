@@ -262,7 +262,10 @@ class Index:
             assert self._lexical is not None
             full = full or self._rechunk
             update = Indexer(self.root, meta, self._lexical).update(
-                progress, full=full, finish=lambda done: self._finish_run(meta, done, full)
+                progress,
+                full=full,
+                finish=lambda done: self._finish_run(meta, done, full),
+                finish_if_idle=not self.layout.vectors.exists(),
             )
             if self._rechunk:
                 meta.set("chunker_version", config.CHUNKER_VERSION)

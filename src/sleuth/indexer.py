@@ -111,13 +111,19 @@ class Indexer:
 
     # -- runs -----------------------------------------------------------------------------
     def update(
-        self, progress: Progress = _quiet, full: bool = False, finish: Finish = _nothing
+        self,
+        progress: Progress = _quiet,
+        full: bool = False,
+        finish: Finish = _nothing,
+        finish_if_idle: bool = True,
     ) -> UpdateReport:
         """Bring every file up to date. ``finish(report)`` runs inside the last unit,
-        before it commits (the caller's own writes that must land with the run)."""
+        before it commits (the caller's own writes that must land with the run). A run
+        that finds nothing to change writes nothing, ``finish`` included, unless
+        ``finish_if_idle``."""
         try:
             with ExitStack() as stack:  # shuts worker processes down, also on errors
-                return self._update(progress, full, stack, finish)
+                return self._update(progress, full, stack, finish, finish_if_idle)
         except BaseException:
             self._abort()
             raise
@@ -125,7 +131,7 @@ class Indexer:
             self._pool = None
 
     def _update(
-        self, progress: Progress, full: bool, stack: ExitStack, finish: Finish
+        self, progress: Progress, full: bool, stack: ExitStack, finish: Finish, finish_if_idle: bool
     ) -> UpdateReport:
         report = UpdateReport()
         if not full and not self.lexical_in_step():
@@ -169,6 +175,12 @@ class Indexer:
         report.unchanged = len(found) - len(todo)
         batches = self._prepared_batches(todo, known, full, early)
         self._write_all(batches, len(todo), known, report, progress)
+        idle = self._unit_started is None and not (full or report.lexical_rebuilt)
+        if idle and not finish_if_idle and not self.meta.skipped_differ(skipped):
+            # nothing changed (a search's refresh of an unchanged tree): no write, so
+            # no lock on SQLite and no tantivy commit for a run that has nothing to say
+            _count_skipped(report, (reason for _, reason in skipped))
+            return report
         self._begin()
         self.meta.replace_skipped(skipped)
         self.meta.backfill_file_terms()

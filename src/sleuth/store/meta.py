@@ -241,6 +241,18 @@ class MetaStore:
         self.db.execute("DELETE FROM skipped")
         self.db.executemany("INSERT OR REPLACE INTO skipped(path, reason) VALUES (?, ?)", skipped)
 
+    def skipped_differ(self, skipped: Iterable[tuple[str, str]]) -> bool:
+        """Whether a walk's skipped files differ from the stored ones, or some indexed
+        file still lacks its terms (``backfill_file_terms``): a run must then write."""
+        stored = self.db.execute("SELECT path, reason FROM skipped ORDER BY path").fetchall()
+        if stored != sorted(dict(skipped).items()):
+            return True
+        missing_terms = self.db.execute(
+            "SELECT 1 FROM files WHERE skip_reason IS NULL"
+            " AND id NOT IN (SELECT file_id FROM file_terms) LIMIT 1"
+        ).fetchone()
+        return missing_terms is not None
+
     def update_skipped(self, scopes: Iterable[str], skipped: Iterable[tuple[str, str]]) -> None:
         """Replace the skipped entries at or under ``scopes`` (a path-scoped update)."""
         for scope in scopes:
