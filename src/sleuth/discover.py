@@ -10,7 +10,7 @@ import os
 import re
 import stat
 import warnings
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -228,8 +228,20 @@ def _any_of(patterns: list[str]) -> re.Pattern[str]:
     spec = pathspec.GitIgnoreSpec.from_lines(patterns)
     if not all(p.include for p in spec.patterns):
         raise ValueError("a negated pattern needs pathspec's order of patterns")
-    parts = (p.regex.pattern.replace("(?P<ps_d>", "(?:") for p in spec.patterns)
-    return re.compile("|".join(f"(?:{part})" for part in parts))
+    # Patterns for a name at any depth share a head and a tail (`^(?:.+/)?` and "then a
+    # slash or the end"): written once around their alternatives, the folders of a path
+    # are tried once for all of them instead of once per pattern.
+    head, tail = r"^(?:.+/)?", r"(?:(?:/)|$)"
+    anywhere, other = [], []
+    for pattern in spec.patterns:
+        text = pattern.regex.pattern.replace("(?P<ps_d>", "(?:")
+        if text.startswith(head) and text.endswith(tail):
+            anywhere.append(text[len(head) : -len(tail)])
+        else:
+            other.append(text)
+    if anywhere:
+        other.append(f"{head}(?:{'|'.join(anywhere)}){tail}")
+    return re.compile("|".join(f"(?:{part})" for part in other))
 
 
 _SECRETS = _any_of(SECRET_PATTERNS)
@@ -316,9 +328,13 @@ class _Rules:
             if spec:
                 self.layers.append(("", spec))
 
-    def push_dir(self, directory: Path, rel_dir: str) -> int:
+    def push_dir(self, directory: Path, rel_dir: str, names: Container[str]) -> int:
+        """Add the ignore files among the folder's ``names`` (its entries: most folders
+        have none, and trying to open one in each folder costs a failed open)."""
         added = 0
         for name in (".gitignore", ".sleuthignore"):
+            if name not in names:
+                continue
             spec = _read_ignore(directory / name)
             if spec:
                 self.layers.append((rel_dir, spec))
@@ -348,13 +364,13 @@ def walk(root: Path) -> Iterator[FoundFile | Skipped]:
 
 
 def _walk_dir(directory: Path, rel_dir: str, rules: _Rules) -> Iterator[FoundFile | Skipped]:
-    pushed = rules.push_dir(directory, rel_dir)
     try:
-        try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
-        except OSError:
-            yield Skipped(rel_dir or ".", "unreadable")
-            return
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except OSError:
+        yield Skipped(rel_dir or ".", "unreadable")
+        return
+    pushed = rules.push_dir(directory, rel_dir, {entry.name for entry in entries})
+    try:
         for entry in entries:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
             if not _utf8(entry.name):
@@ -564,8 +580,8 @@ class _Subtree(_Rules):
         self.layers = list(rules.layers)
         self._top: str | None = top
 
-    def push_dir(self, directory: Path, rel_dir: str) -> int:
+    def push_dir(self, directory: Path, rel_dir: str, names: Container[str]) -> int:
         if rel_dir == self._top:
             self._top = None  # pushed by PathRules already
             return 0
-        return super().push_dir(directory, rel_dir)
+        return super().push_dir(directory, rel_dir, names)
