@@ -193,6 +193,47 @@ def test_the_secret_and_generated_lists_match_as_pathspec_does() -> None:
         assert 10 <= len(caught) < len(paths)  # both kinds of path are in the sample
 
 
+def test_an_ignore_file_gives_pathspecs_verdict(tmp_path: Path) -> None:
+    """A path no pattern of an ignore file can match is passed over by one joined regex;
+    every other path gets pathspec's verdict. Both agree on every path, negations and
+    folder patterns included."""
+    from sleuth.discover import _read_ignore
+
+    (tmp_path / ".gitignore").write_text(
+        "# build output\n*.log\n!keep.log\nbuild/\n!build/keep/\n/root_only.txt\n"
+        "docs/**/*.md\n!docs/README.md\n**/tmp\nfoo/*\n!foo/bar\n\\#hash\n*.py[cod]\n"
+        "[Bb]in/\nnode_modules\n.env*\n"
+    )
+    rules = _read_ignore(tmp_path / ".gitignore")
+    assert rules is not None and rules.any_match is not None
+    names = [
+        "a.log",
+        "keep.log",
+        "build",
+        "root_only.txt",
+        "b.md",
+        "README.md",
+        "tmp",
+        "bar",
+        "baz",
+        "#hash",
+        "x.pyc",
+        "x.py",
+        "bin",
+        "Bin",
+        "node_modules",
+        ".env.local",
+        "main.go",
+        "docs",
+        "foo",
+    ]
+    folders = ["", "x/", "docs/", "docs/a/", "build/", "build/keep/", "foo/", "src/bin/"]
+    paths = [f"{folder}{name}{end}" for folder in folders for name in names for end in ("", "/")]
+    verdicts = [rules.verdict(path) for path in paths]
+    assert verdicts == [rules.spec.check_file(path).include for path in paths]
+    assert verdicts.count(None) > 50 and verdicts.count(True) > 50 and False in verdicts
+
+
 def test_size_limit_and_symlinks(tmp_path: Path) -> None:
     write_tree(tmp_path, {"big.py": "x = 1\n" * 200_000, "small.py": "x = 1\n"})
     (tmp_path / "loop").symlink_to(tmp_path, target_is_directory=True)

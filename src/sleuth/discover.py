@@ -221,19 +221,17 @@ BINARY_EXTENSIONS = frozenset(
 )
 
 
-def _any_of(patterns: list[str]) -> re.Pattern[str]:
-    """One regex for a list of gitignore patterns that only include (no ``!``): a path
-    matches when any pattern does. pathspec tries its patterns one by one, and every
-    file of every run is checked against these lists."""
-    spec = pathspec.GitIgnoreSpec.from_lines(patterns)
-    if not all(p.include for p in spec.patterns):
-        raise ValueError("a negated pattern needs pathspec's order of patterns")
-    # Patterns for a name at any depth share a head and a tail (`^(?:.+/)?` and "then a
-    # slash or the end"): written once around their alternatives, the folders of a path
-    # are tried once for all of them instead of once per pattern.
+def _joined(spec: pathspec.GitIgnoreSpec) -> re.Pattern[str]:
+    """One regex that matches a path where any of the spec's patterns does (pathspec
+    tries them one by one). Patterns for a name at any depth share a head and a tail
+    (`^(?:.+/)?` and "then a slash or the end"): written once around their alternatives,
+    the folders of a path are tried once for all of them instead of once per pattern.
+    re.error when the patterns cannot be joined."""
     head, tail = r"^(?:.+/)?", r"(?:(?:/)|$)"
     anywhere, other = [], []
     for pattern in spec.patterns:
+        if pattern.include is None or pattern.regex is None:
+            continue  # a comment or blank line: matches nothing
         text = pattern.regex.pattern.replace("(?P<ps_d>", "(?:")
         if text.startswith(head) and text.endswith(tail):
             anywhere.append(text[len(head) : -len(tail)])
@@ -241,7 +239,18 @@ def _any_of(patterns: list[str]) -> re.Pattern[str]:
             other.append(text)
     if anywhere:
         other.append(f"{head}(?:{'|'.join(anywhere)}){tail}")
-    return re.compile("|".join(f"(?:{part})" for part in other))
+    with warnings.catch_warnings():  # `[[a]`: see _compile
+        warnings.simplefilter("ignore", FutureWarning)
+        return re.compile("|".join(f"(?:{part})" for part in other) or r"(?!)")
+
+
+def _any_of(patterns: list[str]) -> re.Pattern[str]:
+    """One regex for a list of gitignore patterns that only include (no ``!``): a path
+    matches when any pattern does. Every file of every run is checked against these."""
+    spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+    if not all(p.include for p in spec.patterns):
+        raise ValueError("a negated pattern needs pathspec's order of patterns")
+    return _joined(spec)
 
 
 _SECRETS = _any_of(SECRET_PATTERNS)
@@ -282,7 +291,26 @@ def find_root(path: str | os.PathLike[str]) -> Path:
     return start
 
 
-def _read_ignore(path: Path) -> pathspec.GitIgnoreSpec | None:
+class _IgnoreFile:
+    """One ignore file's patterns. Most paths match none of them: a joined regex says so
+    in one test, and only a path it matches goes through pathspec, whose verdict (the
+    last matching pattern, file patterns over folder ones) decides."""
+
+    def __init__(self, spec: pathspec.GitIgnoreSpec) -> None:
+        self.spec = spec
+        try:
+            self.any_match: re.Pattern[str] | None = _joined(spec)
+        except re.error:
+            self.any_match = None  # pathspec alone then
+
+    def verdict(self, path: str) -> bool | None:
+        """True: ignored; False: re-included (``!``); None: no pattern speaks of it."""
+        if self.any_match is not None and self.any_match.match(path) is None:
+            return None
+        return self.spec.check_file(path).include
+
+
+def _read_ignore(path: Path) -> _IgnoreFile | None:
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
@@ -290,11 +318,11 @@ def _read_ignore(path: Path) -> pathspec.GitIgnoreSpec | None:
     if not lines:
         return None
     try:
-        return _compile(lines)
+        return _IgnoreFile(_compile(lines))
     except (ValueError, re.error):
         # git passes over a line it cannot read (`!` alone, a range `[z-a]`); so do we,
         # instead of failing every index run of the repository
-        return _compile([line for line in lines if _readable(line)])
+        return _IgnoreFile(_compile([line for line in lines if _readable(line)]))
 
 
 def _compile(lines: list[str]) -> pathspec.GitIgnoreSpec:
@@ -322,7 +350,7 @@ class _Rules:
     """Stack of ignore specs; the deepest file with a decisive answer wins, as in git."""
 
     def __init__(self, root: Path) -> None:
-        self.layers: list[tuple[str, pathspec.GitIgnoreSpec]] = []
+        self.layers: list[tuple[str, _IgnoreFile]] = []
         for base_file in (root / ".git" / "info" / "exclude",):
             spec = _read_ignore(base_file)
             if spec:
@@ -346,11 +374,11 @@ class _Rules:
             del self.layers[-count:]
 
     def ignored(self, rel_path: str, is_dir: bool) -> bool:
-        for base, spec in reversed(self.layers):
+        for base, rules in reversed(self.layers):
             local = rel_path[len(base) + 1 :] if base else rel_path
-            result = spec.check_file(local + "/" if is_dir else local)
-            if result.include is not None:
-                return bool(result.include)
+            verdict = rules.verdict(local + "/" if is_dir else local)
+            if verdict is not None:
+                return verdict
         return False
 
 
@@ -475,7 +503,7 @@ class PathRules:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._specs: dict[str, list[pathspec.GitIgnoreSpec]] = {}
+        self._specs: dict[str, list[_IgnoreFile]] = {}
 
     def forget(self) -> None:
         self._specs.clear()
