@@ -29,9 +29,11 @@ QUERIES = [
 ]
 
 
-def timed_search(sleuth: str, root: Path, query: str) -> float:
-    """Seconds for one search process, from start to exit (no daemon, no refresh)."""
-    command = [sleuth, "search", query, str(root), "--no-daemon", "--no-refresh", "--json"]
+def timed_search(sleuth: str, root: Path, query: str, refresh: bool = False) -> float:
+    """Seconds for one search process, from start to exit (no daemon; no refresh of
+    the index unless asked)."""
+    command = [sleuth, "search", query, str(root), "--no-daemon", "--json"]
+    command.append("--refresh" if refresh else "--no-refresh")
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - start
@@ -47,17 +49,20 @@ def main() -> None:
     parser.add_argument("--sleuth", default=shutil.which("sleuth") or "sleuth")
     parser.add_argument("--runs", type=int, default=10, help="rounds over the queries")
     parser.add_argument("--query", action="append", help="replaces the default queries")
+    parser.add_argument(
+        "--refresh", action="store_true", help="let each search refresh the index first"
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     queries = args.query or QUERIES
     times: dict[str, list[float]] = {"sleuth": [], "baseline": []}
     for query in queries:  # one untimed round: the files into the page cache
-        timed_search(args.sleuth, args.root, query)
-        timed_search(args.baseline, args.root, query)
+        timed_search(args.sleuth, args.root, query, args.refresh)
+        timed_search(args.baseline, args.root, query, args.refresh)
     for _ in range(args.runs):
         for query in queries:
-            times["sleuth"].append(timed_search(args.sleuth, args.root, query))
-            times["baseline"].append(timed_search(args.baseline, args.root, query))
+            times["sleuth"].append(timed_search(args.sleuth, args.root, query, args.refresh))
+            times["baseline"].append(timed_search(args.baseline, args.root, query, args.refresh))
     summary = {
         name: {
             "p50_ms": round(1000 * statistics.median(values), 1),
