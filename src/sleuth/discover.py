@@ -300,7 +300,7 @@ class _IgnoreFile:
         self.spec = spec
         try:
             self.any_match: re.Pattern[str] | None = _joined(spec)
-        except re.error:
+        except (re.error, OverflowError, RecursionError):
             self.any_match = None  # pathspec alone then
 
     def verdict(self, path: str) -> bool | None:
