@@ -66,6 +66,28 @@ def test_packaged_table_is_small_and_float16() -> None:
     assert 1_000 <= len(table.query_vectors) < len(table.index) // 2
 
 
+def test_the_table_is_mapped_from_its_file_and_reads_as_numpy_does(tmp_path: Path) -> None:
+    """The shipped table's arrays are mapped, not read (processes share the pages); a
+    table saved compressed is read whole. Both hold what np.load gives."""
+    with np.load(table_path()) as data:
+        stored = {name: data[name] for name in data.files}
+    shipped = StaticTable(table_path())
+    assert isinstance(shipped.vectors, np.memmap) and not shipped.vectors.flags.writeable
+    compressed = tmp_path / "table.npz"
+    np.savez_compressed(compressed, **stored)
+    for table in (shipped, StaticTable(compressed)):
+        assert np.array_equal(table.vectors, stored["vectors"])
+        assert np.array_equal(table.idf, stored["idf"].astype(np.float32))
+        assert np.array_equal(table.query_vectors, stored["query_vectors"])
+        assert table.id == "static:" + bytes(stored["id"]).decode()
+        assert len(table.index) == len(table.vectors)
+    query = "where are failed uploads retried"
+    assert np.array_equal(
+        StaticEmbedder(table_path()).embed_query(query),
+        StaticEmbedder(compressed).embed_query(query),
+    )
+
+
 def test_packaged_question_rows_embed_questions_nearer_the_model(tmp_path: Path) -> None:
     """The question rows were fitted to MiniLM's vectors of short English: on questions
     they land nearer the model's own vectors than the rows fitted on code."""
