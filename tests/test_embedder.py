@@ -74,3 +74,34 @@ def test_indexes_in_one_process_share_one_model(tmp_path) -> None:
     for thread in threads:
         thread.join()
     assert len(sessions) == 4 and all(s is sessions[0] for s in sessions)
+
+
+def test_a_query_embedded_ahead_is_the_one_the_search_uses(sample_repo) -> None:
+    """`prefetch_query` embeds on a thread while the caller refreshes the index; the
+    search then takes that vector from the cache (a hit, no second embedding) and
+    answers as it would have without it. Nothing is started where the transformer
+    would not be asked."""
+    from sleuth import Index
+    from sleuth.embedding.cache import query_vectors
+
+    index = Index(sample_repo)
+    index.index(embed="deep")
+    query = "where are failed uploads retried"
+    expected = index.search(query).results
+    query_vectors.clear()
+    wait = index.prefetch_query(query)
+    index.index(embed="background")  # the refresh a command-line search does meanwhile
+    wait()
+    answer = index.search(query).results
+    assert query_vectors.hits == 1 and query_vectors.misses == 0  # embedded ahead, once
+    assert [(r.path, r.start_line) for r in answer] == [(r.path, r.start_line) for r in expected]
+    # no thread for lexical searches, symbol lookups, or an index without deep vectors
+    query_vectors.clear()
+    index.prefetch_query(query, "lexical")()
+    index.prefetch_query("symbol:retry_upload")()
+    (sample_repo.parent / "other").mkdir()
+    (sample_repo.parent / "other" / "a.py").write_text("def retry(): pass\n")
+    lexical_only = Index(sample_repo.parent / "other")
+    lexical_only.index(embed="none")
+    lexical_only.prefetch_query(query)()
+    assert query_vectors.misses == 0 and query_vectors.hits == 0

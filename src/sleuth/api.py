@@ -12,7 +12,7 @@ import contextlib
 import os
 import shutil
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -487,6 +487,28 @@ class Index:
                 plan, meta, searcher, k, mode, path, language, kind, category, tier, vector
             )
 
+    def prefetch_query(self, query: str, mode: str = "hybrid") -> Callable[[], None]:
+        """Start embedding ``query`` on a thread when a search for it would use the
+        transformer, so that the model loads while the caller does other work (a
+        command-line search refreshes the index meanwhile). The vector lands in the
+        query cache; returns a function that waits for the thread."""
+        if mode == "lexical" or not self.exists():
+            return _nothing
+        try:
+            parsed = parse_query(query)
+        except QueryError:
+            return _nothing  # the search itself says what is wrong
+        if parsed.symbol or not parsed.text.strip():
+            return _nothing
+        meta = self._open()
+        assert self._vectors is not None
+        tier, vectors = self._semantic_tier(meta.chunk_count())
+        if tier != "deep" or not len(vectors):
+            return _nothing
+        text = classify(parsed.text).text
+        thread = query_vectors.prefetch(self.model_id, text, self._model_vector)
+        return thread.join if thread is not None else _nothing
+
     def _search_in_view(
         self,
         plan: QueryPlan,
@@ -653,7 +675,10 @@ class Index:
         return " (embedding in the background)" if self._embedder_seen[1] else ""
 
     def _embed_query(self, text: str) -> np.ndarray:
-        return query_vectors.get(self.model_id, text, lambda t: self.embedder.embed([t])[0])
+        return query_vectors.get(self.model_id, text, self._model_vector)
+
+    def _model_vector(self, text: str) -> np.ndarray:
+        return self.embedder.embed([text])[0]
 
     def status(self) -> dict:
         """Counts, embedding progress, skipped files by reason, sizes."""
@@ -1227,6 +1252,10 @@ class Index:
             raise SleuthError("there is no index yet: run `sleuth index --embed deep` first")
         meta = self._open()
         return build_graph(meta, str(self.root), self.model_id, type, k, threshold, path)
+
+
+def _nothing() -> None:
+    return None
 
 
 def _run_changed(update: UpdateReport, full: bool) -> bool:

@@ -203,38 +203,43 @@ def search_here(
     check_query(options["query"], options["k"], options["mode"])
     expect_few_queries()  # one query's embedding, then the process exits
     index = Index(path)
-    later: Callable[[], object] | None = None
-    if not index.exists():
-        err.print("[dim]no index yet: building the lexical tier first[/]")
-        with ProgressBars(err, enabled=not as_json and err.is_terminal) as bars:
-            report = index.index(bars, embed="none")
-            seconds = report.pending / config.EMBED_ASSUMED_RATE
-            if report.pending and seconds <= config.FOREGROUND_EMBED_SECONDS:
-                index.embed(bars)
-            elif report.pending:
-                quick = report.pending / config.STATIC_ASSUMED_RATE
-                static = quick <= config.FOREGROUND_STATIC_SECONDS and index.embed_static(bars)
-                later = index.start_background_embedding
-                now = "with the static tier" if static else "lexically"
-                err.print(
-                    f"[dim]{report.pending} chunks to embed (~{seconds:.0f} s): "
-                    f"answering {now} now; the model's vectors follow in the background "
-                    "(`sleuth status` shows progress)[/]"
-                )
-    elif refresh:
-        try:
-            index.index(embed="background", lock_timeout=0.5)
-        except IndexBusy:
-            err.print("[dim]another process is indexing: searching the index as it is[/]")
-    response = index.structured_search(
-        options["query"],
-        options["k"],
-        mode=options["mode"],
-        path=options["path"],
-        language=options["language"],
-        kind=options["kind"],
-        category=options["type"],
-    )
+    # the model loads and embeds the query while the index is brought up to date
+    prefetched = index.prefetch_query(options["query"], options["mode"])
+    try:
+        later: Callable[[], object] | None = None
+        if not index.exists():
+            err.print("[dim]no index yet: building the lexical tier first[/]")
+            with ProgressBars(err, enabled=not as_json and err.is_terminal) as bars:
+                report = index.index(bars, embed="none")
+                seconds = report.pending / config.EMBED_ASSUMED_RATE
+                if report.pending and seconds <= config.FOREGROUND_EMBED_SECONDS:
+                    index.embed(bars)
+                elif report.pending:
+                    quick = report.pending / config.STATIC_ASSUMED_RATE
+                    static = quick <= config.FOREGROUND_STATIC_SECONDS and index.embed_static(bars)
+                    later = index.start_background_embedding
+                    now = "with the static tier" if static else "lexically"
+                    err.print(
+                        f"[dim]{report.pending} chunks to embed (~{seconds:.0f} s): "
+                        f"answering {now} now; the model's vectors follow in the background "
+                        "(`sleuth status` shows progress)[/]"
+                    )
+        elif refresh:
+            try:
+                index.index(embed="background", lock_timeout=0.5)
+            except IndexBusy:
+                err.print("[dim]another process is indexing: searching the index as it is[/]")
+        response = index.structured_search(
+            options["query"],
+            options["k"],
+            mode=options["mode"],
+            path=options["path"],
+            language=options["language"],
+            kind=options["kind"],
+            category=options["type"],
+        )
+    finally:
+        prefetched()  # its thread ends before the process does
     return response, list(index.notices), later
 
 
