@@ -105,3 +105,34 @@ def test_a_query_embedded_ahead_is_the_one_the_search_uses(sample_repo) -> None:
     lexical_only.index(embed="none")
     lexical_only.prefetch_query(query)()
     assert query_vectors.misses == 0 and query_vectors.hits == 0
+
+
+def test_a_server_loads_the_model_once_its_index_is_ready(sample_repo) -> None:
+    """`warm_model` loads the transformer's query session when searches will use it,
+    and only then; the MCP workspace calls it in the background after its first build,
+    so the first question in words finds the model loaded."""
+    import threading
+
+    from sleuth import Index
+    from sleuth.embedding import load_embedder
+    from sleuth.mcp.workspace import Workspace
+
+    lexical_only = sample_repo.parent / "lexical"
+    lexical_only.mkdir()
+    (lexical_only / "a.py").write_text("def retry(): pass\n")
+    plain = Index(lexical_only)
+    plain.index(embed="none")
+    assert plain.warm_model() is False and not plain.model_loaded
+
+    Index(sample_repo).index(embed="deep")
+    embedder = load_embedder()
+    assert isinstance(embedder, MiniLMEmbedder)
+    embedder._sessions.clear()  # as if nothing had embedded yet in this process
+    workspace = Workspace(sample_repo)
+    workspace.start()
+    assert workspace._build is not None
+    workspace._build.join()
+    for thread in threading.enumerate():
+        if thread.name == "sleuth-warm":
+            thread.join()
+    assert "single" in embedder._sessions

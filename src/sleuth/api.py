@@ -492,7 +492,7 @@ class Index:
         transformer, so that the model loads while the caller does other work (a
         command-line search refreshes the index meanwhile). The vector lands in the
         query cache; returns a function that waits for the thread."""
-        if mode == "lexical" or not self.exists():
+        if mode == "lexical" or not self._answers_with_model():
             return _nothing
         try:
             parsed = parse_query(query)
@@ -500,14 +500,27 @@ class Index:
             return _nothing  # the search itself says what is wrong
         if parsed.symbol or not parsed.text.strip():
             return _nothing
-        meta = self._open()
-        assert self._vectors is not None
-        tier, vectors = self._semantic_tier(meta.chunk_count())
-        if tier != "deep" or not len(vectors):
-            return _nothing
         text = classify(parsed.text).text
         thread = query_vectors.prefetch(self.model_id, text, self._model_vector)
         return thread.join if thread is not None else _nothing
+
+    def warm_model(self) -> bool:
+        """Load the transformer and its query session now, when searches here would use
+        it, so that the first question in words does not wait for them (a server calls
+        this in the background once its index is ready). True when it loaded."""
+        if not self._answers_with_model():
+            return False
+        self.embedder.embed(["warm up"])
+        return True
+
+    def _answers_with_model(self) -> bool:
+        """Whether a search in words would embed its query with the transformer (the
+        deep tier answers), rather than with the static table or not at all."""
+        if not self.exists():
+            return False
+        meta = self._open()
+        tier, vectors = self._semantic_tier(meta.chunk_count())
+        return tier == "deep" and len(vectors) > 0
 
     def _search_in_view(
         self,

@@ -66,6 +66,22 @@ class Workspace:
             self._build_error = f"unexpected {type(exc).__name__}: {exc}"
         finally:
             builder.close()
+        if self.embed != "none" and not self._build_error:
+            warm = threading.Thread(target=self._warm_model, daemon=True, name="sleuth-warm")
+            warm.start()
+
+    def _warm_model(self) -> None:
+        """Load the model once the index is ready, when searches will use it: the first
+        question in words then does not wait for it (a reply does not wait for this)."""
+        from ..api import Index
+
+        index = Index(self.root)
+        try:
+            index.warm_model()  # one model per process: the answering index finds it
+        except Exception:
+            pass  # the first search that needs the model loads it, and says what failed
+        finally:
+            index.close()
 
     @property
     def building(self) -> bool:
