@@ -43,16 +43,9 @@ from .spawn import spawn_embedder
 from .store.layout import Layout
 from .store.lexical import LexicalStore
 from .store.lock import FileLock
-from .store.meta import (
-    ChunkRow,
-    FileRow,
-    MetaStore,
-    schema_version_of,
-)
+from .store.meta import ChunkRow, FileRow, MetaStore, schema_version_of
 from .store.vectors import VectorStore, graph_path, refresh_graph_of
-from .tokens import (
-    query_terms,
-)
+from .tokens import query_terms
 
 if TYPE_CHECKING:
     from .check import CheckReport
