@@ -20,6 +20,7 @@ from rich.console import Console
 from .consoles import console
 
 if TYPE_CHECKING:
+    from ..api import Index
     from ..history.results import HistoryResponse
     from ..results import SearchResponse
 
@@ -194,11 +195,8 @@ def search_here(
     Also returns what to start once the answer is printed (the background embedder of
     a first build), or None.
     """
-    from .. import config
     from ..api import Index, check_query
     from ..embedding import expect_few_queries
-    from ..errors import IndexBusy
-    from .progress import ProgressBars
 
     check_query(options["query"], options["k"], options["mode"])
     expect_few_queries()  # one query's embedding, then the process exits
@@ -206,29 +204,7 @@ def search_here(
     # the model loads and embeds the query while the index is brought up to date
     prefetched = index.prefetch_query(options["query"], options["mode"])
     try:
-        later: Callable[[], object] | None = None
-        if not index.exists():
-            err.print("[dim]no index yet: building the lexical tier first[/]")
-            with ProgressBars(err, enabled=not as_json and err.is_terminal) as bars:
-                report = index.index(bars, embed="none")
-                seconds = report.pending / config.EMBED_ASSUMED_RATE
-                if report.pending and seconds <= config.FOREGROUND_EMBED_SECONDS:
-                    index.embed(bars)
-                elif report.pending:
-                    quick = report.pending / config.STATIC_ASSUMED_RATE
-                    static = quick <= config.FOREGROUND_STATIC_SECONDS and index.embed_static(bars)
-                    later = index.start_background_embedding
-                    now = "with the static tier" if static else "lexically"
-                    err.print(
-                        f"[dim]{report.pending} chunks to embed (~{seconds:.0f} s): "
-                        f"answering {now} now; the model's vectors follow in the background "
-                        "(`sleuth status` shows progress)[/]"
-                    )
-        elif refresh:
-            try:
-                index.index(embed="background", lock_timeout=0.5)
-            except IndexBusy:
-                err.print("[dim]another process is indexing: searching the index as it is[/]")
+        later = _bring_up_to_date(index, refresh, as_json)
         response = index.structured_search(
             options["query"],
             options["k"],
@@ -241,6 +217,39 @@ def search_here(
     finally:
         prefetched()  # its thread ends before the process does
     return response, list(index.notices), later
+
+
+def _bring_up_to_date(index: Index, refresh: bool, as_json: bool) -> Callable[[], object] | None:
+    """Build the index on first use, or refresh changed files. Returns what to start once
+    the answer is printed (the background embedder of a first build), or None."""
+    from .. import config
+    from ..errors import IndexBusy
+    from .progress import ProgressBars
+
+    if index.exists():
+        if refresh:
+            try:
+                index.index(embed="background", lock_timeout=0.5)
+            except IndexBusy:
+                err.print("[dim]another process is indexing: searching the index as it is[/]")
+        return None
+    err.print("[dim]no index yet: building the lexical tier first[/]")
+    with ProgressBars(err, enabled=not as_json and err.is_terminal) as bars:
+        report = index.index(bars, embed="none")
+        seconds = report.pending / config.EMBED_ASSUMED_RATE
+        if report.pending and seconds <= config.FOREGROUND_EMBED_SECONDS:
+            index.embed(bars)
+        elif report.pending:
+            quick = report.pending / config.STATIC_ASSUMED_RATE
+            static = quick <= config.FOREGROUND_STATIC_SECONDS and index.embed_static(bars)
+            now = "with the static tier" if static else "lexically"
+            err.print(
+                f"[dim]{report.pending} chunks to embed (~{seconds:.0f} s): "
+                f"answering {now} now; the model's vectors follow in the background "
+                "(`sleuth status` shows progress)[/]"
+            )
+            return index.start_background_embedding
+    return None
 
 
 def run(args: list[str]) -> None:
