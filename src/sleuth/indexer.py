@@ -175,17 +175,15 @@ class Indexer:
         report.unchanged = len(found) - len(todo)
         batches = self._prepared_batches(todo, known, full, early)
         self._write_all(batches, len(todo), known, report, progress)
+        # A run that changed nothing (a search's refresh of an unchanged tree) writes
+        # nothing: no lock on SQLite and no tantivy commit for a run with nothing to say.
         idle = self._unit_started is None and not (full or report.lexical_rebuilt)
-        if idle and not finish_if_idle and not self.meta.skipped_differ(skipped):
-            # nothing changed (a search's refresh of an unchanged tree): no write, so
-            # no lock on SQLite and no tantivy commit for a run that has nothing to say
-            _count_skipped(report, (reason for _, reason in skipped))
-            return report
-        self._begin()
-        self.meta.replace_skipped(skipped)
-        self.meta.backfill_file_terms()
-        finish(report)
-        self._commit()
+        if not idle or finish_if_idle or self.meta.skipped_differ(skipped):
+            self._begin()
+            self.meta.replace_skipped(skipped)
+            self.meta.backfill_file_terms()
+            finish(report)
+            self._commit()
         _count_skipped(report, (reason for _, reason in skipped))
         return report
 
