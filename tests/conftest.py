@@ -51,6 +51,7 @@ SEARCH_KEYS = {
     "vectors",
     "reason",
     "notices",
+    "respelled_from",
     "results",
 }
 RESULT_KEYS = {

@@ -38,6 +38,7 @@ from .search.engine import VectorSide
 from .search.engine import search as run_search
 from .search.filters import Filters, category_of
 from .search.query_syntax import CATEGORIES, ParsedQuery, parse_query
+from .search.spelling import respell
 from .search.symbols import NAME_CHARACTERS, definitions_named, split_symbol
 from .spawn import spawn_embedder
 from .store.layout import Layout
@@ -466,6 +467,9 @@ class Index:
             return response
         meta = self._open()
         assert self._lexical is not None and self._vectors is not None
+        respelled = respell(plan, meta, self._lexical.occurs)
+        if respelled is not None:
+            asked, plan = plan.text, respelled
         # the query is embedded before the read view opens: loading the model can take
         # a second, and threads sharing this instance wait for the view, not for that.
         # The tier is chosen here too, so the query vector and the chunk vectors it is
@@ -476,9 +480,13 @@ class Index:
             embed = self._embed_static_query if tier == "static" else self._embed_query
             vector = embed(plan.text)
         with self._read_view(meta) as searcher:
-            return self._search_in_view(
+            response = self._search_in_view(
                 plan, meta, searcher, k, mode, path, language, kind, category, tier, vector
             )
+        if respelled is not None:
+            response.respelled_from = asked
+            response.notices.insert(0, f"nothing here is named {asked!r}: showing {plan.text!r}")
+        return response
 
     def prefetch_query(self, query: str, mode: str = "hybrid") -> Callable[[], None]:
         """Start embedding ``query`` on a thread when a search for it would use the

@@ -71,6 +71,9 @@ class SearchResponse:
     embedded_fraction: float = 0.0
     #: Whose vectors ranked the answer: [] (lexical), ["static"], ["deep"] or both.
     vectors: list[str] = field(default_factory=list)
+    #: The query as asked, when a mistyped name in it was respelled (``query`` is then
+    #: what was searched: ``Depenss`` -> ``Depends``); "" otherwise.
+    respelled_from: str = ""
 
     def to_dict(self) -> dict:
         return {
@@ -81,5 +84,6 @@ class SearchResponse:
             "vectors": list(self.vectors),
             "reason": self.reason,
             "notices": list(self.notices),
+            "respelled_from": self.respelled_from,
             "results": [r.to_dict() for r in self.results],
         }

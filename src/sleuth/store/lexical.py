@@ -165,6 +165,11 @@ class LexicalStore:
             return None
         return self.index.parse_query(" ".join(kept), list(FIELD_BOOSTS), field_boosts=FIELD_BOOSTS)
 
+    def occurs(self, term: str) -> bool:
+        """Whether any chunk holds ``term`` in any field (the last commit loaded)."""
+        query = self.query_of([term])
+        return query is not None and self.index.searcher().search(query, 1).count > 0
+
     def search(
         self, terms: list[str], limit: int, searcher: tantivy.Searcher | None = None
     ) -> list[tuple[int, float]]:

@@ -1,0 +1,133 @@
+"""Names asked for with a slip of the keyboard (not a test).
+
+Takes the dev split's symbol questions (a bare name such as ``APIRouter``), makes one
+typing slip in each name (two letters swapped, one dropped, one doubled, or one replaced
+by a key beside it; never the first letter; names under five characters are left
+alone), and scores the answers to the slipped names beside the answers to the names as
+written, over the indexes `sleuth bench` built. The slip is chosen from a hash of the
+name, so every run asks the same questions. A slip that spells another name of the
+tree is kept: a search cannot know which was meant.
+
+    python bench/typo_queries.py
+    python bench/typo_queries.py --repos click,gson --out typos.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import statistics
+import sys
+from pathlib import Path
+
+from common import annotated_tasks, bench_roots, emit
+
+from sleuth import Index
+from sleuth.benchmark import DEFAULT_CACHE, scored_results
+from sleuth.search import spelling
+
+HERE = Path(__file__).resolve().parent
+BENCH = HERE.parent.parent / "shared" / "bench"
+SHORTEST = 5
+#: Keys beside each letter on a QWERTY keyboard.
+NEIGHBOURS = {
+    "q": "wa", "w": "qes", "e": "wrd", "r": "etf", "t": "ryg", "y": "tuh", "u": "yij",
+    "i": "uok", "o": "ipl", "p": "ol", "a": "qsz", "s": "adw", "d": "sfe", "f": "dgr",
+    "g": "fht", "h": "gjy", "j": "hku", "k": "jli", "l": "ko", "z": "xa", "x": "zcs",
+    "c": "xvd", "v": "cbf", "b": "vng", "n": "bmh", "m": "nj",
+}  # fmt: skip
+
+
+def slipped(name: str) -> str | None:
+    """``name`` with one typing slip at a place and of a kind its hash picks; None for
+    names too short to slip without becoming something else."""
+    if len(name) < SHORTEST:
+        return None
+    seed = int(hashlib.blake2b(name.encode(), digest_size=8).hexdigest(), 16)
+    at = 1 + seed % (len(name) - 2)  # never the first letter; the last may change
+    kind = (seed >> 8) % 4
+    if kind == 0:  # two letters swapped
+        out = name[:at] + name[at + 1] + name[at] + name[at + 2 :]
+    elif kind == 1:  # one dropped
+        out = name[:at] + name[at + 1 :]
+    elif kind == 2:  # one doubled
+        out = name[: at + 1] + name[at] + name[at + 1 :]
+    else:  # one replaced by a key beside it
+        keys = NEIGHBOURS.get(name[at].lower())
+        if not keys:
+            out = name[:at] + name[at + 1 :]
+        else:
+            key = keys[(seed >> 16) % len(keys)]
+            out = name[:at] + (key.upper() if name[at].isupper() else key) + name[at + 1 :]
+    return out if out != name else None
+
+
+def run(bench_dir: Path, cache: Path, repos: set[str] | None, mode: str) -> dict:
+    score, specs, by_repo = annotated_tasks(bench_dir, "dev.txt", repos)
+    roots = bench_roots(bench_dir, cache, sorted(by_repo))
+    per_repo: dict[str, dict[str, list[float]]] = {}
+    questions = []
+    for repo, tasks in sorted(by_repo.items()):
+        if not (roots[repo] / ".sleuth").is_dir():
+            print(f"skip {repo}: no index (run `sleuth bench` first)", file=sys.stderr)
+            continue
+        sub = specs[repo].get("benchmark_root") or ""
+        index = Index(roots[repo])
+        for task in tasks:
+            if task.get("category") != "symbol":
+                continue
+            typo = slipped(task["query"])
+            if typo is None:
+                continue
+            row = {"repo": repo, "query": task["query"], "typo": typo}
+            asks = (("as_written", task["query"], True), ("slipped_as_typed", typo, False))
+            for key, text, respell in (*asks, ("slipped", typo, True)):
+                spelling.RESPELL = respell
+                response = index.search(text, k=10, mode=mode)
+                results = scored_results(response.results, sub)
+                targets = task["targets"]
+                ndcg = score.score_query(results, targets, 10, len(targets))["ndcg"]
+                row[key] = round(ndcg, 4)
+                per_repo.setdefault(repo, {}).setdefault(key, []).append(ndcg)
+            row["searched"] = response.query if response.respelled_from else None
+            questions.append(row)
+        index.close()
+
+    def mean(key: str) -> float:
+        return round(statistics.mean(statistics.mean(v[key]) for v in per_repo.values()), 4)
+
+    return {
+        "mode": mode,
+        "repositories": len(per_repo),
+        "questions": len(questions),
+        "ndcg@10 as written": mean("as_written"),
+        "ndcg@10 slipped, searched as typed": mean("slipped_as_typed"),
+        "ndcg@10 slipped": mean("slipped"),
+        "respelled": sum(bool(q["searched"]) for q in questions),
+        "slipped answered as well as written": sum(
+            q["slipped"] >= q["as_written"] for q in questions
+        ),
+        "slipped found nothing": sum(q["slipped"] == 0 for q in questions),
+        "questions_detail": questions,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bench-dir", type=Path, default=BENCH)
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--repos", help="comma-separated subset of repositories")
+    parser.add_argument("--mode", default="hybrid", choices=("hybrid", "lexical", "semantic"))
+    parser.add_argument("--out", type=Path, help="also write the result as JSON here")
+    args = parser.parse_args()
+    repos = set(args.repos.split(",")) if args.repos else None
+    result = run(args.bench_dir, args.cache, repos, args.mode)
+    detail = result.pop("questions_detail")
+    emit(result, None)
+    if args.out:
+        args.out.write_text(json.dumps({**result, "questions": detail}, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
