@@ -34,6 +34,12 @@ def test_each_part_of_a_name_is_respelled(embedded_repo: Path) -> None:
     assert [r.to_dict() for r in qualified.results] == [r.to_dict() for r in spelled.results]
 
 
+def test_a_name_in_a_question_is_respelled_and_its_words_are_not(embedded_repo: Path) -> None:
+    response = Index(embedded_repo).search("where does ConfgParser read the settings fille")
+    assert response.query == "where does ConfigParser read the settings fille"
+    assert response.results[0].path == "src/config/parser.py"
+
+
 def test_names_spelled_right_and_questions_in_words_are_left_alone(embedded_repo: Path) -> None:
     index = Index(embedded_repo)
     for query in ("ConfigParser", "parse_config", "where are faild uploads retried"):

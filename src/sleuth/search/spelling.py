@@ -2,9 +2,10 @@
 
 A name the tree defines nowhere and whose words appear nowhere in it cannot be what the
 person meant: the search then asks for the closest name the tree does define, and says
-so. Only names asked for as names (a bare identifier, a pasted declaration) are
-respelled; a question in words keeps its words. A name that is used but not defined
-here (``useState``, ``HashMap``) appears in the text, so it is never respelled.
+so. Only names are respelled (a bare identifier, a pasted declaration, the
+``ConfgParser`` of "where does ConfgParser read files"); words keep their spelling. A
+name that is used but not defined here (``useState``, ``HashMap``) appears in the
+text, so it is never respelled.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def respell(plan: QueryPlan, meta: MetaStore, occurs: Callable[[str], bool]) -> 
     """The plan of the query with each mistyped name part replaced by the closest
     defined name, or None when nothing is respelled. ``occurs`` tells whether a query
     term is in the lexical index."""
-    if not RESPELL or plan.kind != "identifier" or not plan.identifiers:
+    if not RESPELL or plan.kind == "natural" or not plan.identifiers:
         return None
     text = plan.text
     for identifier in plan.identifiers:
