@@ -42,7 +42,8 @@ def test_a_name_in_a_question_is_respelled_and_its_words_are_not(embedded_repo: 
 
 def test_names_spelled_right_and_questions_in_words_are_left_alone(embedded_repo: Path) -> None:
     index = Index(embedded_repo)
-    for query in ("ConfigParser", "parse_config", "where are faild uploads retried"):
+    # ConfigPars: a name begun, each of its words in the tree, not a slip
+    for query in ("ConfigParser", "parse_config", "ConfigPars", "where are faild uploads retried"):
         response = index.search(query)
         assert response.respelled_from == "", query
         assert response.query == query
@@ -67,6 +68,27 @@ def test_a_name_used_but_not_defined_here_is_not_respelled(tmp_path: Path) -> No
     assert (response.query, response.respelled_from) == ("fetch_users", "")
     # ... while a name found nowhere is still respelled to the defined one
     assert index.search("fetch_usr", mode="lexical").query == "fetch_user"
+
+
+def test_a_slip_of_a_name_used_here_finds_that_name(tmp_path: Path) -> None:
+    # `Tokenizer` is imported, never defined; `tokenize` is defined two slips away
+    # from `Tokennizer`, the import one: the one typed is the one used
+    root = tmp_path / "repo"
+    write_tree(
+        root,
+        {
+            "text.py": "def tokenize(text):\n    return text.split()\n",
+            "model.py": "from tokenizers import Tokenizer\n\n\n"
+            "def load(path):\n    return Tokenizer.from_file(path)\n",
+        },
+    )
+    git_init(root)
+    index = Index(root)
+    index.index(embed="none")
+    response = index.search("Tokennizer", mode="lexical")
+    assert (response.query, response.respelled_from) == ("tokenizer", "Tokennizer")
+    written = index.search("tokenizer", mode="lexical")
+    assert [r.to_dict() for r in response.results] == [r.to_dict() for r in written.results]
 
 
 def test_the_command_line_says_what_it_searched(sample_repo: Path) -> None:

@@ -1,7 +1,7 @@
 """Names asked for with a typing slip (``Depenss``, ``TyeAdapter``, ``chunks_holdng``).
 
-A name the tree defines nowhere and whose words appear nowhere in it cannot be what the
-person meant: the search then asks for the closest name the tree does define, and says
+A name the tree defines nowhere, with a word that appears nowhere in it, cannot be what
+the person meant: the search then asks for the closest name the tree does define, and says
 so. Only names are respelled (a bare identifier, a pasted declaration, the
 ``ConfgParser`` of "where does ConfgParser read files"); words keep their spelling. A
 name that is used but not defined here (``useState``, ``HashMap``) appears in the
@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 
 from ..store.meta import MetaStore
-from ..tokens import query_terms
+from ..tokens import split_identifier
 from .classify import QueryPlan, classify
 
 #: False: every name is searched as typed (``bench/typo_queries.py`` compares the two).
@@ -27,10 +27,12 @@ TWO_SLIPS_FROM = 8
 _PART_SEPARATORS = re.compile(r"(::|[.#:/\\])")
 
 
-def respell(plan: QueryPlan, meta: MetaStore, occurs: Callable[[str], bool]) -> QueryPlan | None:
+def respell(
+    plan: QueryPlan, meta: MetaStore, occurs: Callable[[str, bool], bool]
+) -> QueryPlan | None:
     """The plan of the query with each mistyped name part replaced by the closest
-    defined name, or None when nothing is respelled. ``occurs`` tells whether a query
-    term is in the lexical index."""
+    defined name, or None when nothing is respelled. ``occurs(word, begun)`` tells
+    whether a word is in the lexical index (with ``begun``, as the start of a word)."""
     if not RESPELL or plan.kind == "natural" or not plan.identifiers:
         return None
     text = plan.text
@@ -46,34 +48,51 @@ def respell(plan: QueryPlan, meta: MetaStore, occurs: Callable[[str], bool]) -> 
     return classify(text) if text != plan.text else None
 
 
-def _respelled_part(part: str, meta: MetaStore, occurs: Callable[[str], bool]) -> str:
-    """``part`` itself, unless it is mistyped and one defined name is closest to it."""
-    if len(part) < SHORTEST_PART or not part[0].isalpha():
+def _respelled_part(part: str, meta: MetaStore, occurs: Callable[[str, bool], bool]) -> str:
+    """``part`` itself, unless it is mistyped and a name of the tree is closest to it."""
+    if len(part) < SHORTEST_PART or not part[0].isalpha() or meta.find_definitions([part]):
         return part
-    if meta.find_definitions([part]) or all(occurs(term) for term in query_terms(part)):
+    # every word in the tree, the last perhaps begun: a name cut short (QueryVector,
+    # ConfigPars), not a slip
+    words = split_identifier(part) or [part.lower()]
+    if all(occurs(word, at == len(words) - 1) for at, word in enumerate(words)):
         return part
     limit = 2 if len(part) >= TWO_SLIPS_FROM else 1
+    defined = _closest_defined(part, meta, limit)
+    # A word of the code that is closer still is what was meant, though the tree only
+    # uses it (Tokennizer: the imported Tokenizer, not the defined tokenize)
+    reach = defined[0] - 1 if defined is not None else limit
+    used = _closest_used(part.lower(), meta, reach) if reach > 0 else None
+    return used or (defined[1] if defined is not None else part)
+
+
+def _closest_defined(part: str, meta: MetaStore, limit: int) -> tuple[int, str] | None:
+    """(slips, name) of the defined name closest to ``part``, within ``limit`` slips.
+
+    Ties go to a name holding every letter typed, in order (a letter left out is the
+    commonest slip: APIRoutr is APIRouter rather than APIRoute), then to the same case
+    pattern (Grop: Group before group), then to the name defined most often, then by
+    name, so that every run answers the same."""
+    typed = part.lower()
     best: tuple[int, bool, int, int, str] | None = None
-    for name, count in meta.definition_names_like(
-        part[0], len(part) - limit, len(part) + limit
-    ).items():
-        distance = slips(part.lower(), name.lower(), limit)
+    names = meta.definition_names_like(part[0], len(part) - limit, len(part) + limit)
+    for name, count in names.items():
+        distance = slips(typed, name.lower(), limit)
         if distance > limit:
             continue
-        # fewest slips; then a name that holds every letter typed, in order (a letter
-        # left out is the commonest slip: APIRoutr is APIRouter rather than APIRoute);
-        # then the same case pattern (Grop: Group before group); then the name defined
-        # most often; then by name, so that every run answers the same
-        key = (
-            distance,
-            not _holds_in_order(name.lower(), part.lower()),
-            slips(part, name, limit + 2),
-            -count,
-            name,
-        )
+        in_order = _holds_in_order(name.lower(), typed)
+        key = (distance, not in_order, slips(part, name, limit + 2), -count, name)
         if best is None or key < best:
             best = key
-    return best[-1] if best is not None else part
+    return (best[0], best[-1]) if best is not None else None
+
+
+def _closest_used(typed: str, meta: MetaStore, limit: int) -> str | None:
+    """The word of the indexed code (lower case) closest to ``typed``, within ``limit``
+    slips; ties as for defined names."""
+    near = meta.words_like(typed[0], len(typed) - limit, len(typed) + limit)
+    ranked = sorted((slips(typed, w, limit), not _holds_in_order(w, typed), w) for w in near)
+    return ranked[0][2] if ranked and ranked[0][0] <= limit else None
 
 
 def _holds_in_order(name: str, typed: str) -> bool:

@@ -165,10 +165,17 @@ class LexicalStore:
             return None
         return self.index.parse_query(" ".join(kept), list(FIELD_BOOSTS), field_boosts=FIELD_BOOSTS)
 
-    def occurs(self, term: str) -> bool:
-        """Whether any chunk holds ``term`` in any field (the last commit loaded)."""
+    def occurs(self, term: str, begun: bool = False) -> bool:
+        """Whether any chunk holds ``term`` in any field (the last commit loaded); with
+        ``begun``, also a word that starts with it (``pars`` of ``parser``)."""
+        searcher = self.index.searcher()
         query = self.query_of([term])
-        return query is not None and self.index.searcher().search(query, 1).count > 0
+        if query is not None and searcher.search(query, 1).count > 0:
+            return True
+        lowered = term.lower()
+        return begun and any(
+            searcher.terms_with_prefix(name, lowered, limit=1) for name in FIELD_BOOSTS
+        )
 
     def search(
         self, terms: list[str], limit: int, searcher: tantivy.Searcher | None = None

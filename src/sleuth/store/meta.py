@@ -590,6 +590,18 @@ class MetaStore:
     def definition_names(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT DISTINCT name FROM definitions")]
 
+    def words_like(self, first: str, shortest: int, longest: int) -> set[str]:
+        """Terms of the indexed files (``file_terms``: lower case, unstemmed, whole
+        identifiers and their words) that start with ``first`` and are ``shortest`` to
+        ``longest`` characters long. Reads every file's terms (about 1 ms per 100 kB),
+        so this serves the rare respelling, not every search."""
+        rest = f"{{{max(shortest - 1, 0)},{max(longest - 1, 0)}}}"
+        pattern = re.compile(rf"(?<!\S){re.escape(first.lower())}\S{rest}(?!\S)")
+        found: set[str] = set()
+        for (terms,) in self.db.execute("SELECT terms FROM file_terms"):
+            found.update(pattern.findall(terms))
+        return found
+
     def definition_names_like(self, first: str, shortest: int, longest: int) -> dict[str, int]:
         """Names a definition answers to (``tokens.short_name``: ``send`` of ``res.send``,
         ``ZodType`` of ``$ZodType``) that start with ``first`` in any case and are
