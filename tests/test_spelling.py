@@ -37,6 +37,7 @@ def test_each_part_of_a_name_is_respelled(embedded_repo: Path) -> None:
 def test_a_name_in_a_question_is_respelled_and_its_words_are_not(embedded_repo: Path) -> None:
     response = Index(embedded_repo).search("where does ConfgParser read the settings fille")
     assert response.query == "where does ConfigParser read the settings fille"
+    assert response.notices[0] == "nothing here is named 'ConfgParser': searched 'ConfigParser'"
     assert response.results[0].path == "src/config/parser.py"
 
 

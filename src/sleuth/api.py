@@ -469,7 +469,7 @@ class Index:
         assert self._lexical is not None and self._vectors is not None
         respelled = respell(plan, meta, self._lexical.occurs)
         if respelled is not None:
-            asked, plan = plan.text, respelled
+            asked, plan = plan.text, respelled.plan
         # the query is embedded before the read view opens: loading the model can take
         # a second, and threads sharing this instance wait for the view, not for that.
         # The tier is chosen here too, so the query vector and the chunk vectors it is
@@ -485,7 +485,7 @@ class Index:
             )
         if respelled is not None:
             response.respelled_from = asked
-            response.notices.insert(0, f"nothing here is named {asked!r}: showing {plan.text!r}")
+            response.notices.insert(0, respelled.notice())
         return response
 
     def prefetch_query(self, query: str, mode: str = "hybrid") -> Callable[[], None]:

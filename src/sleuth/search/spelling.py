@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import NamedTuple
 
 from ..store.meta import MetaStore
 from ..tokens import split_identifier
@@ -27,15 +28,26 @@ TWO_SLIPS_FROM = 8
 _PART_SEPARATORS = re.compile(r"(::|[.#:/\\])")
 
 
+class Respelling(NamedTuple):
+    plan: QueryPlan
+    #: (name as typed, name searched) for each name respelled
+    names: list[tuple[str, str]]
+
+    def notice(self) -> str:
+        """What the person should be told: which names were searched in their place."""
+        return "; ".join(f"nothing here is named {a!r}: searched {b!r}" for a, b in self.names)
+
+
 def respell(
     plan: QueryPlan, meta: MetaStore, occurs: Callable[[str, bool], bool]
-) -> QueryPlan | None:
-    """The plan of the query with each mistyped name part replaced by the closest
-    defined name, or None when nothing is respelled. ``occurs(word, begun)`` tells
-    whether a word is in the lexical index (with ``begun``, as the start of a word)."""
+) -> Respelling | None:
+    """The query with each mistyped name part replaced by the closest name of the tree,
+    or None when nothing is respelled. ``occurs(word, begun)`` tells whether a word is
+    in the lexical index (with ``begun``, as the start of a word)."""
     if not RESPELL or plan.kind == "natural" or not plan.identifiers:
         return None
     text = plan.text
+    names = []
     for identifier in plan.identifiers:
         pieces = _PART_SEPARATORS.split(identifier)
         fixed = [
@@ -45,7 +57,8 @@ def respell(
         new = "".join(fixed)
         if new != identifier:
             text = text.replace(identifier, new)
-    return classify(text) if text != plan.text else None
+            names.append((identifier, new))
+    return Respelling(classify(text), names) if names else None
 
 
 def _respelled_part(part: str, meta: MetaStore, occurs: Callable[[str, bool], bool]) -> str:
