@@ -53,18 +53,14 @@ def test_names_spelled_right_and_questions_in_words_are_left_alone(embedded_repo
 def test_a_name_used_but_not_defined_here_is_not_respelled(tmp_path: Path) -> None:
     # `fetch_users` comes from a library: it is called, never defined, and one slip
     # away from a name the tree does define: it is what the person asks for.
-    root = tmp_path / "repo"
-    write_tree(
-        root,
+    index = _words_only(
+        tmp_path,
         {
             "users.py": "def fetch_user(user_id):\n    return {'id': user_id}\n",
             "report.py": "from client import fetch_users\n\n\n"
             "def build_report():\n    return [u['id'] for u in fetch_users(limit=10)]\n",
         },
     )
-    git_init(root)
-    index = Index(root)
-    index.index(embed="none")
     response = index.search("fetch_users", mode="lexical")
     assert (response.query, response.respelled_from) == ("fetch_users", "")
     # ... while a name found nowhere is still respelled to the defined one
@@ -74,18 +70,14 @@ def test_a_name_used_but_not_defined_here_is_not_respelled(tmp_path: Path) -> No
 def test_a_slip_of_a_name_used_here_finds_that_name(tmp_path: Path) -> None:
     # `Tokenizer` is imported, never defined; `tokenize` is defined two slips away
     # from `Tokennizer`, the import one: the one typed is the one used
-    root = tmp_path / "repo"
-    write_tree(
-        root,
+    index = _words_only(
+        tmp_path,
         {
             "text.py": "def tokenize(text):\n    return text.split()\n",
             "model.py": "from tokenizers import Tokenizer\n\n\n"
             "def load(path):\n    return Tokenizer.from_file(path)\n",
         },
     )
-    git_init(root)
-    index = Index(root)
-    index.index(embed="none")
     response = index.search("Tokennizer", mode="lexical")
     assert (response.query, response.respelled_from) == ("tokenizer", "Tokennizer")
     written = index.search("tokenizer", mode="lexical")
@@ -119,3 +111,13 @@ def test_the_command_line_says_what_it_searched(sample_repo: Path) -> None:
 )
 def test_slips_count_typing_slips(typed: str, name: str, limit: int, expected: int) -> None:
     assert slips(typed, name, limit) == expected
+
+
+def _words_only(tmp_path: Path, files: dict[str, str]) -> Index:
+    """A repository of ``files``, indexed without vectors (its searches are lexical)."""
+    root = tmp_path / "repo"
+    write_tree(root, files)
+    git_init(root)
+    index = Index(root)
+    index.index(embed="none")
+    return index
