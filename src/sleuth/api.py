@@ -467,7 +467,8 @@ class Index:
             return response
         meta = self._open()
         assert self._lexical is not None and self._vectors is not None
-        respelled = respell(plan, meta, self._lexical.occurs)
+        with meta.lock:  # its reads share the connection with other threads' snapshots
+            respelled = respell(plan, meta, self._lexical.occurs)
         if respelled is not None:
             asked, plan = plan.text, respelled.plan
         # the query is embedded before the read view opens: loading the model can take
