@@ -216,15 +216,16 @@ def preview(text: str, terms: list[str], asked: int | None = None) -> str:
     """A few lines around the line that matches most query terms (else the first lines),
     or from the line the query points at (``asked``: its place in the chunk, 0 first)."""
     lines = text.split("\n")
-    best, best_hits = 0, 0
-    lowered = [t.lower() for t in terms]
-    for i, text_line in enumerate(lines):
-        low = text_line.lower()
-        hits = sum(1 for t in lowered if t in low)
-        if hits > best_hits:
-            best, best_hits = i, hits
     if asked is not None:
         best = min(max(asked, 0), len(lines) - 1)
+    else:
+        best, best_hits = 0, 0
+        lowered = [t.lower() for t in terms]
+        for i, text_line in enumerate(lines):
+            low = text_line.lower()
+            hits = sum(1 for t in lowered if t in low)
+            if hits > best_hits:
+                best, best_hits = i, hits
     while best < len(lines) and not lines[best].strip():
         best += 1
     picked = [line.rstrip()[:160] for line in lines[best : best + PREVIEW_LINES]]
