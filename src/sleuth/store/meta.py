@@ -606,9 +606,9 @@ class MetaStore:
         """Names a definition answers to (``tokens.short_name``: ``send`` of ``res.send``,
         ``ZodType`` of ``$ZodType``) that start with ``first`` in any case and are
         ``shortest`` to ``longest`` characters long, with how many definitions answer to
-        each: a mistyped name's neighbours. Names that start so are read by the name
-        index; names with an owner or a sigil by a scan (about 1 ms per 10,000
-        definitions), so this serves the rare respelling, not every search."""
+        each: a mistyped name's neighbours. The patterns for names after an owner or a
+        sigil make this one scan of the table (about 1 ms per 10,000 definitions), so it
+        serves the rare respelling, not every search."""
         patterns = [escape_like(form) + "%" for form in sigil_forms(first)]
         patterns += [f"%.{escape_like(first)}%", f"%:{escape_like(first)}%"]
         where = " OR ".join(["name LIKE ? ESCAPE '\\'"] * len(patterns))
