@@ -1,4 +1,4 @@
-"""Names asked for with a slip of the keyboard (not a test).
+"""Names asked for with a slip of the keyboard, or cut short (not a test).
 
 Takes the dev split's symbol questions (a bare name such as ``APIRouter``), makes one
 typing slip in each name (two letters swapped, one dropped, one doubled, or one replaced
@@ -8,7 +8,12 @@ written, over the indexes `sleuth bench` built. The slip is chosen from a hash o
 name, so every run asks the same questions. A slip that spells another name of the
 tree is kept: a search cannot know which was meant.
 
+With ``--cut`` each name of six characters or more loses its end instead (``APIRou``):
+one to all but half of it, at least four characters kept, the length chosen from a hash
+of the name. The baseline searches the cut names with completion switched off.
+
     python bench/typo_queries.py
+    python bench/typo_queries.py --cut --mode lexical
     python bench/typo_queries.py --repos click,gson --out typos.json
 """
 
@@ -30,6 +35,8 @@ from sleuth.search import spelling
 HERE = Path(__file__).resolve().parent
 BENCH = HERE.parent.parent / "shared" / "bench"
 SHORTEST = 5
+#: Names cut short keep at least this many characters, and at least half of the name.
+CUT_KEEPS = 4
 #: Keys beside each letter on a QWERTY keyboard.
 NEIGHBOURS = {
     "q": "wa", "w": "qes", "e": "wrd", "r": "etf", "t": "ryg", "y": "tuh", "u": "yij",
@@ -63,7 +70,19 @@ def slipped(name: str) -> str | None:
     return out if out != name else None
 
 
-def run(bench_dir: Path, cache: Path, repos: set[str] | None, mode: str) -> dict:
+def cut_short(name: str) -> str | None:
+    """``name`` without an end whose length its hash picks; None for names too short."""
+    keep_least = max(CUT_KEEPS, (len(name) + 1) // 2)
+    if len(name) <= keep_least:
+        return None
+    seed = int(hashlib.blake2b(name.encode(), digest_size=8).hexdigest(), 16)
+    return name[: keep_least + seed % (len(name) - keep_least)]
+
+
+def run(bench_dir: Path, cache: Path, repos: set[str] | None, mode: str, cut: bool) -> dict:
+    change = cut_short if cut else slipped
+    switch = "COMPLETE" if cut else "RESPELL"
+    label = "cut" if cut else "slipped"
     score, specs, by_repo = annotated_tasks(bench_dir, "dev.txt", repos)
     roots = bench_roots(bench_dir, cache, sorted(by_repo))
     per_repo: dict[str, dict[str, list[float]]] = {}
@@ -77,13 +96,13 @@ def run(bench_dir: Path, cache: Path, repos: set[str] | None, mode: str) -> dict
         for task in tasks:
             if task.get("category") != "symbol":
                 continue
-            typo = slipped(task["query"])
+            typo = change(task["query"])
             if typo is None:
                 continue
             row = {"repo": repo, "query": task["query"], "typo": typo}
-            asks = (("as_written", task["query"], True), ("slipped_as_typed", typo, False))
-            for key, text, respell in (*asks, ("slipped", typo, True)):
-                spelling.RESPELL = respell
+            asks = (("as_written", task["query"], True), ("as_typed", typo, False))
+            for key, text, respell in (*asks, ("changed", typo, True)):
+                setattr(spelling, switch, respell)
                 response = index.search(text, k=10, mode=mode)
                 results = scored_results(response.results, sub)
                 targets = task["targets"]
@@ -99,16 +118,17 @@ def run(bench_dir: Path, cache: Path, repos: set[str] | None, mode: str) -> dict
 
     return {
         "mode": mode,
+        "names": "cut short" if cut else "one slip",
         "repositories": len(per_repo),
         "questions": len(questions),
         "ndcg@10 as written": mean("as_written"),
-        "ndcg@10 slipped, searched as typed": mean("slipped_as_typed"),
-        "ndcg@10 slipped": mean("slipped"),
+        f"ndcg@10 {label}, searched as typed": mean("as_typed"),
+        f"ndcg@10 {label}": mean("changed"),
         "respelled": sum(bool(q["searched"]) for q in questions),
-        "slipped answered as well as written": sum(
-            q["slipped"] >= q["as_written"] for q in questions
+        f"{label} answered as well as written": sum(
+            q["changed"] >= q["as_written"] for q in questions
         ),
-        "slipped found nothing": sum(q["slipped"] == 0 for q in questions),
+        f"{label} found nothing": sum(q["changed"] == 0 for q in questions),
         "questions_detail": questions,
     }
 
@@ -119,10 +139,11 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     parser.add_argument("--repos", help="comma-separated subset of repositories")
     parser.add_argument("--mode", default="hybrid", choices=("hybrid", "lexical", "semantic"))
+    parser.add_argument("--cut", action="store_true", help="names cut short, not slipped")
     parser.add_argument("--out", type=Path, help="also write the result as JSON here")
     args = parser.parse_args()
     repos = set(args.repos.split(",")) if args.repos else None
-    result = run(args.bench_dir, args.cache, repos, args.mode)
+    result = run(args.bench_dir, args.cache, repos, args.mode, args.cut)
     detail = result.pop("questions_detail")
     emit(result, None)
     if args.out:

@@ -1,4 +1,5 @@
-"""Names asked for with a typing slip find the name the tree defines, and say so."""
+"""Names asked for with a typing slip or cut short find the name the tree defines, and
+say so."""
 
 from __future__ import annotations
 
@@ -43,8 +44,7 @@ def test_a_name_in_a_question_is_respelled_and_its_words_are_not(embedded_repo: 
 
 def test_names_spelled_right_and_questions_in_words_are_left_alone(embedded_repo: Path) -> None:
     index = Index(embedded_repo)
-    # ConfigPars: a name begun, each of its words in the tree, not a slip
-    for query in ("ConfigParser", "parse_config", "ConfigPars", "where are faild uploads retried"):
+    for query in ("ConfigParser", "parse_config", "where are faild uploads retried"):
         response = index.search(query)
         assert response.respelled_from == "", query
         assert response.query == query
@@ -82,6 +82,53 @@ def test_a_slip_of_a_name_used_here_finds_that_name(tmp_path: Path) -> None:
     assert (response.query, response.respelled_from) == ("tokenizer", "Tokennizer")
     written = index.search("tokenizer", mode="lexical")
     assert [r.to_dict() for r in response.results] == [r.to_dict() for r in written.results]
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "lexical"])
+def test_a_name_cut_short_finds_the_name_it_begins(embedded_repo: Path, mode: str) -> None:
+    index = Index(embedded_repo)
+    response = index.search("ConfigPars", mode=mode)
+    assert (response.query, response.respelled_from) == ("ConfigParser", "ConfigPars")
+    assert response.notices[0] == "nothing here is named 'ConfigPars': searched 'ConfigParser'"
+    written = index.search("ConfigParser", mode=mode)
+    assert [r.to_dict() for r in response.results] == [r.to_dict() for r in written.results]
+    assert index.search("retry_failed_up", mode=mode).query == "retry_failed_upload"
+
+
+def test_a_name_cut_short_is_completed_only_when_it_is_plain_which(tmp_path: Path) -> None:
+    index = _words_only(
+        tmp_path,
+        {
+            "adapters.py": "class TypeAdapter:\n    pass\n\n\nclass TypeAdapters:\n    pass\n",
+            "builders.py": "class GsonBuilder:\n    pass\n\n\nclass GsonBuildConfig:\n    pass\n",
+            "tokens.py": "def typeToString():\n    return 1\n\n\nclass TypeToken:\n    pass\n",
+            "vectors.py": "class QueryVectorCache:\n    pass\n",
+            "model.py": "from tokenizers import Tokenizer\n\n\ndef load(p):\n"
+            "    return Tokenizer.from_file(p)\n",
+            "settings.py": "from legacy import load_conf\n\n\ndef load_config(p):\n"
+            "    return load_conf(p)\n",
+        },
+    )
+
+    def searched(query: str) -> str:
+        return index.search(query, mode="lexical").query
+
+    # the others extend the shortest: it is the one begun
+    assert searched("TypeAdap") == "TypeAdapter"
+    # two names part ways after what was typed: left as typed
+    assert searched("GsonBu") == "GsonBu"
+    # the case typed is meant; a part typed in lower case may begin either
+    assert searched("TypeTo") == "TypeToken"
+    assert searched("typeToStri") == "typeToString"
+    assert searched("typeto") == "typeto"
+    assert searched("typeadap") == "TypeAdapter"
+    # whole words may name what the tree does not define: searched as words
+    assert searched("QueryVector") == "QueryVector"
+    # a name the code holds whole is what is asked for, though a longer one is defined
+    assert searched("load_conf") == "load_conf"
+    assert searched("load_con") == "load_config"
+    # a name that begins no defined one (from_file is only called) is left as typed
+    assert searched("from_fi") == "from_fi"
 
 
 def test_the_command_line_says_what_it_searched(sample_repo: Path) -> None:

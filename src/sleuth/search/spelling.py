@@ -1,11 +1,13 @@
-"""Names asked for with a typing slip (``Depenss``, ``TyeAdapter``, ``chunks_holdng``).
+"""Names asked for with a typing slip (``Depenss``, ``TyeAdapter``, ``chunks_holdng``) or
+cut short (``HistoryInd``, ``parse_conf``).
 
 A name the tree defines nowhere, with a word that appears nowhere in it, cannot be what
 the person meant: the search then asks for the closest name the tree does define, and says
-so. Only names are respelled (a bare identifier, a pasted declaration, the
-``ConfgParser`` of "where does ConfgParser read files"); words keep their spelling. A
-name that is used but not defined here (``useState``, ``HashMap``) appears in the
-text, so it is never respelled.
+so. A name that appears nowhere whole but begins defined names inside a word was cut
+short: the search asks for the shortest of them, when the others extend it. Only names
+are respelled (a bare identifier, a pasted declaration, the ``ConfgParser`` of "where
+does ConfgParser read files"); words keep their spelling. A name that is used but not
+defined here (``useState``, ``HashMap``) appears in the text, so it is never respelled.
 """
 
 from __future__ import annotations
@@ -20,10 +22,14 @@ from .classify import QueryPlan, classify
 
 #: False: every name is searched as typed (``bench/typo_queries.py`` compares the two).
 RESPELL = True
+#: False: a name cut short is searched as typed (``bench/typo_queries.py --cut``).
+COMPLETE = True
 #: Parts shorter than this are left alone: one slip turns them into too many names.
 SHORTEST_PART = 4
 #: Parts this long or longer may hold two slips; shorter ones one.
 TWO_SLIPS_FROM = 8
+#: Longer names are not looked at when completing one cut short.
+LONGEST_NAME = 200
 #: What separates the parts of a qualified name (``Rack::Builder``, ``fmt.Println``).
 _PART_SEPARATORS = re.compile(r"(::|[.#:/\\])")
 
@@ -65,8 +71,12 @@ def _respelled_part(part: str, meta: MetaStore, occurs: Callable[[str, bool], bo
     """``part`` itself, unless it is mistyped and a name of the tree is closest to it."""
     if len(part) < SHORTEST_PART or not part[0].isalpha() or meta.find_definitions([part]):
         return part
-    # every word in the tree, the last perhaps begun: a name cut short (QueryVector,
-    # ConfigPars), not a slip
+    completed = _completed(part, meta, occurs)
+    if completed is not None:
+        return completed
+    # every word in the tree, the last perhaps begun: a name cut short that begins more
+    # than one name (SearchRe: SearchRequest and SearchResponse) or is whole words
+    # (QueryVector of QueryVectorCache), not a slip
     words = split_identifier(part) or [part.lower()]
     if all(occurs(word, at == len(words) - 1) for at, word in enumerate(words)):
         return part
@@ -77,6 +87,44 @@ def _respelled_part(part: str, meta: MetaStore, occurs: Callable[[str, bool], bo
     reach = defined[0] - 1 if defined is not None else limit
     used = _closest_used(part.lower(), meta, reach) if reach > 0 else None
     return used or (defined[1] if defined is not None else part)
+
+
+def _completed(part: str, meta: MetaStore, occurs: Callable[[str, bool], bool]) -> str | None:
+    """The shortest defined name that ``part`` begins, inside one of its words, when
+    every other name it begins extends that one (TypeAdap: TypeAdapter, not
+    TypeAdapters) and ``part`` is no word of the tree itself (a name the code uses is
+    what it asks for); None when it begins no name or two that part ways (GsonBu:
+    GsonBuilder and GsonBuildConfig).
+
+    Names begun in the case typed come first (TypeTo: TypeToken, not typeToString), and
+    only those when any capital was typed: a part typed in lower case may begin a name
+    in any case. Of names that differ only in case, the one defined most often."""
+    typed = part.lower()
+    # the index holds stems: a part that stems to a word of the tree (``vites``, as
+    # ``vite``) is taken for that word, which keeps the common case, a name the code
+    # uses, to one cheap look-up
+    if not COMPLETE or occurs(typed, False):
+        return None
+    names = meta.definition_names_like(part[0], len(part) + 1, LONGEST_NAME)
+    begun = {name: count for name, count in names.items() if name.lower().startswith(typed)}
+    same_case = {name: count for name, count in begun.items() if name.startswith(part)}
+    begun = same_case if same_case or typed != part else begun
+    if not begun:
+        return None
+    shortest = min((name.lower() for name in begun), key=len)
+    if not all(name.lower().startswith(shortest) for name in begun):
+        return None
+    forms = [name for name in begun if name.lower() == shortest]
+    completed = max(forms, key=lambda name: (begun[name], name))
+    return completed if _inside_a_word(completed, len(part)) else None
+
+
+def _inside_a_word(name: str, at: int) -> bool:
+    """Whether ``name`` cut before ``at`` is cut inside one of its words (HistoryInd),
+    not between two (VitestProject|Resolver): whole words may name something the tree
+    does not define (a class since renamed, a concept), and are searched as words."""
+    before, after = name[at - 1], name[at]
+    return after.isalnum() and not ((before.islower() or before.isdigit()) and after.isupper())
 
 
 def _closest_defined(part: str, meta: MetaStore, limit: int) -> tuple[int, str] | None:
