@@ -1114,6 +1114,8 @@ class Index:
 
     def _indexed_path(self, meta: MetaStore, raw: str) -> str:
         """The repository-relative path of an indexed file; PathError for anything else."""
+        if "\x00" in raw:
+            raise PathError(f"{raw[:80]!r}: a path holds no NUL byte")
         root = self.root.resolve()
         candidate = Path(raw)
         resolved = (candidate if candidate.is_absolute() else root / candidate).resolve()

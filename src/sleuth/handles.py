@@ -111,8 +111,8 @@ def parse_target(text: str) -> HandleRef | LocationRef:
             int(generation) if generation else None,
         )
     match = _LOCATION.match(text)
-    if not match or not match.group(1).strip():
-        raise ValueError(f"not a handle id or path[:line]: {text!r}")
+    if not match or not match.group(1).strip() or "\x00" in text:
+        raise ValueError(f"not a handle id or path[:line]: {_shown(text)}")
     path, start, end = match.group(1), *_numbers(text, match.groups()[1:])
     return LocationRef(path.strip(), int(start) if start else None, int(end) if end else None)
 
@@ -121,8 +121,17 @@ def _numbers(text: str, groups: tuple[str | None, ...]) -> tuple[str | None, ...
     """The numbers of a target, refused when too long for the 64-bit integers of the
     index (Python itself refuses to read 4,300 digits)."""
     if any(number and len(number) > MAX_DIGITS for number in groups):
-        raise ValueError(f"not a handle id or path[:line]: {text[:60]!r} (a number too large)")
+        raise ValueError(f"not a handle id or path[:line]: {_shown(text)} (a number too large)")
     return groups
+
+
+#: Characters of a bad target quoted back in an error.
+SHOWN_CHARS = 80
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for an error message, cut to SHOWN_CHARS."""
+    return repr(text[:SHOWN_CHARS]) + (" ..." if len(text) > SHOWN_CHARS else "")
 
 
 @dataclass

@@ -8,6 +8,7 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 
 from ..chunking.base import TEST_MODULES
+from ..errors import QueryError
 from ..languages import DOC_LANGUAGES
 from ..store.meta import ChunkRow, DefinitionRow
 
@@ -66,12 +67,23 @@ def _inline_test(language: str, kind: str, parent: str, symbol: str, text: str) 
     return False
 
 
+#: Wildcards (``*``, ``?``) a path glob may hold: a glob costs time in proportion to
+#: them for every path it is tried on.
+MAX_GLOB_WILDCARDS = 24
+
+
 @dataclass(frozen=True)
 class Filters:
     path: str | None = None
     language: str | None = None
     kind: str | None = None
     category: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.path and sum(map(self.path.count, "*?")) > MAX_GLOB_WILDCARDS:
+            raise QueryError(
+                f"the path glob holds more than {MAX_GLOB_WILDCARDS} wildcards (* and ?)"
+            )
 
     def active(self) -> bool:
         return any((self.path, self.language, self.kind, self.category))
@@ -94,13 +106,39 @@ class Filters:
 
 
 def _glob(path: str, pattern: str) -> bool:
-    """Shell-style glob where ``**`` crosses folders; a bare folder name matches below it."""
+    """Shell-style glob where ``**`` crosses folders and ``**/`` may stand for no folder
+    at all (``src/**/x.py`` matches ``src/x.py``); a bare folder name matches below it.
+
+    Only ``fnmatchcase`` matches: its patterns cannot backtrack without end, so a glob
+    written to be slow (``**/**/**/..``, ``*a*a*a..b``) costs no more than a plain one."""
     if fnmatchcase(path, pattern):
         return True
     if pattern.endswith("/"):
         return path.startswith(pattern)
     if "/" not in pattern and "*" not in pattern:
         return pattern in path.split("/")
-    regex = re.escape(pattern).replace(r"\*\*/", "(?:.*/)?").replace(r"\*\*", ".*")
-    regex = regex.replace(r"\*", "[^/]*").replace(r"\?", "[^/]")
-    return re.fullmatch(regex, path) is not None or path.startswith(pattern.rstrip("/") + "/")
+    if "**/" in pattern and any(fnmatchcase(path, form) for form in _without_folders(pattern)):
+        return True
+    return path.startswith(pattern.rstrip("/") + "/")
+
+
+#: A glob with more ``**/`` than this tries them all present or all absent, not each
+#: combination (2 ** n patterns).
+MAX_FOLDER_STARS = 4
+_FOLDER_STARS = re.compile(r"(?:\*\*/)+")
+
+
+@lru_cache(maxsize=256)
+def _without_folders(pattern: str) -> tuple[str, ...]:
+    """``pattern`` with each ``**/`` kept or dropped (runs of them count as one)."""
+    parts = _FOLDER_STARS.split(pattern)
+    stars = len(parts) - 1
+    if stars > MAX_FOLDER_STARS:
+        return ("**/".join(parts), "".join(parts))
+    forms = []
+    for mask in range(1 << stars):
+        form = parts[0]
+        for at, part in enumerate(parts[1:]):
+            form += ("**/" if mask >> at & 1 else "") + part
+        forms.append(form)
+    return tuple(forms)
