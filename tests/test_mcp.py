@@ -268,6 +268,16 @@ def test_cli_mcp_bad_path_is_one_line(tmp_path: Path) -> None:
     assert proc.stderr.startswith("error:") and "Traceback" not in proc.stderr
 
 
+def test_cli_mcp_over_http_refuses_a_remote_host_without_the_flag(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "sleuth.cli", "mcp", str(tmp_path), "--http"]
+    proc = subprocess.run(
+        [*command, "--host", "0.0.0.0", "--port", "1"], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert "not a loopback address" in proc.stderr and "--allow-remote" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
 def test_history_tool_finds_the_commit_and_filters_by_author(tmp_path: Path) -> None:
     write_tree(tmp_path, {"app.py": "def upload():\n    return 1\n"})
     git_init(tmp_path)

@@ -255,6 +255,17 @@ def test_tcp_needs_the_bearer_token_unless_no_auth(sample_repo: Path) -> None:
         daemon.client() as anonymous,
     ):
         assert anonymous.post("/search", json=query).status_code == 200
+        # ... but not to a web page whose name was made to point here (DNS rebinding)
+        port = daemon.info["address"].rsplit(":", 1)[1]
+        foreign = {"host": f"attacker.example.com:{port}"}
+        refused = anonymous.post("/search", json=query, headers=foreign)
+        assert refused.status_code == 421 and refused.json()["type"] == "misdirected"
+        origin = {"origin": f"http://attacker.example.com:{port}"}
+        refused = anonymous.post("/search", json=query, headers=origin)
+        assert refused.status_code == 403 and refused.json()["type"] == "forbidden_origin"
+        for name in (f"localhost:{port}", f"127.0.0.1:{port}"):
+            local = {"host": name, "origin": f"http://{name}"}
+            assert anonymous.post("/search", json=query, headers=local).status_code == 200
     assert token_file.read_text().strip() == token
 
 

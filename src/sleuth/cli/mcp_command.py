@@ -45,6 +45,11 @@ def parser() -> argparse.ArgumentParser:
     )
     parse.add_argument("--port", type=_port, default=8765, help="Port with --http (default: 8765).")
     parse.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="Allow a --host that is not a loopback address (MCP over HTTP has no token).",
+    )
+    parse.add_argument(
         "--embed",
         choices=("background", "none"),
         default="background",
@@ -74,6 +79,7 @@ def run(args: list[str]) -> None:
             port=options.port,
             embed=options.embed,
             use_daemon=not options.no_daemon,
+            allow_remote=options.allow_remote,
         )
     except SleuthError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -9,6 +9,7 @@ stdio, so stray prints of any library or child process cannot corrupt the stream
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -381,10 +382,22 @@ def serve(
     port: int = 8765,
     embed: str = "background",
     use_daemon: bool = True,
+    allow_remote: bool = False,
 ) -> None:
-    """Run the server on stdio (default) or streamable HTTP at http://host:port/mcp."""
-    from ..discover import find_root
+    """Run the server on stdio (default) or streamable HTTP at http://host:port/mcp.
 
+    MCP over HTTP has no token: a host other than loopback serves the repository to
+    anyone who can reach it, so it needs ``allow_remote``."""
+    from ..discover import find_root
+    from ..server.daemon import is_loopback
+
+    if http and not is_loopback(host):
+        if not allow_remote:
+            raise SleuthError(
+                f"{host} is not a loopback address: MCP over HTTP has no token, so anyone "
+                "who can reach it could read the repository; pass --allow-remote to mean it"
+            )
+        print(f"warning: serving MCP on {host}:{port} without a token", file=sys.stderr)
     server = build_server(find_root(path), embed, use_daemon)
     if http:
         server.run("streamable-http", host=host, port=port)

@@ -25,7 +25,7 @@ from starlette.concurrency import run_in_threadpool
 
 from .. import __version__, service
 from ..embedding.cache import query_vectors
-from .guards import BearerAuth, BodyLimit, install_error_handlers
+from .guards import BearerAuth, BodyLimit, LoopbackOnly, install_error_handlers
 from .models import (
     ExpandRequest,
     HistoryRequest,
@@ -54,8 +54,11 @@ def create_app(
     token: str | None = None,
     warm: bool = True,
     on_shutdown: Callable[[], None] | None = None,
+    loopback_only: bool = False,
 ) -> FastAPI:
-    """The app over ``registry``; ``token`` set = bearer auth required.
+    """The app over ``registry``; ``token`` set = bearer auth required;
+    ``loopback_only``: requests must name this machine as host and origin (TCP on a
+    loopback address).
 
     ``on_shutdown`` runs when the server stops: uvicorn re-raises SIGTERM once it has
     shut down, so code after ``Server.run`` may never run.
@@ -239,6 +242,8 @@ def create_app(
 
     if token:
         app.add_middleware(BearerAuth, token=token)
+    if loopback_only:
+        app.add_middleware(LoopbackOnly)
     app.add_middleware(BodyLimit)
     return app
 

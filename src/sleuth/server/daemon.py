@@ -193,6 +193,7 @@ def serve(options: ServeOptions) -> None:
         token=token,
         warm=options.embed != "none",
         on_shutdown=remove_files,
+        loopback_only=options.port is not None and is_loopback(options.host or "127.0.0.1"),
     )
     info = DaemonInfo(
         pid=os.getpid(),

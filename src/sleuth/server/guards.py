@@ -1,4 +1,5 @@
-"""What stands between a request and the index: body size, bearer token, JSON errors.
+"""What stands between a request and the index: body size, bearer token, the names a
+request gives for the host and its origin, JSON errors.
 
 Every refusal is a JSON object ``{"error": "one line", "status": N, "type": "..."}``
 and a log line; nothing a client sends can take the server down or print a traceback
@@ -12,6 +13,7 @@ import logging
 import secrets
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
@@ -20,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import IndexBusy, IndexCorrupt, PathError, QueryError, SleuthError
+from .daemon import is_loopback
 from .registry import UnknownRepository
 
 log = logging.getLogger("sleuth.server")
@@ -119,6 +122,44 @@ class BearerAuth:
         await _send_json(
             send, 401, error_body(401, "unauthorized", message), [(b"www-authenticate", b"Bearer")]
         )
+
+
+class LoopbackOnly:
+    """Refuses a request whose ``Host`` or ``Origin`` names another machine, for a daemon
+    bound to a loopback address: a web page whose name is made to resolve to 127.0.0.1
+    (DNS rebinding) sends its own name in both, and must not read the code when no
+    token is asked for. 421 for the host, 403 for the origin, as MCP's HTTP server does.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers", []))
+        host = headers.get(b"host", b"").decode("latin-1")
+        origin = headers.get(b"origin", b"").decode("latin-1")
+        if host and not _names_loopback(host):
+            status, kind, message = 421, "misdirected", f"Host {host[:80]!r} is not this machine"
+        elif origin and origin != "null" and not _names_loopback(urlsplit(origin).netloc):
+            status, kind, message = 403, "forbidden_origin", f"Origin {origin[:80]!r} refused"
+        else:
+            await self.app(scope, receive, send)
+            return
+        log.warning("refused %s: %d %s", scope.get("path"), status, kind)
+        await _send_json(send, status, error_body(status, kind, message))
+
+
+def _names_loopback(netloc: str) -> bool:
+    """Whether ``host[:port]`` (``[::1]:8765`` for IPv6) names a loopback address."""
+    name = netloc.rpartition("@")[2]
+    if name.startswith("["):
+        name = name[1:].partition("]")[0]
+    else:
+        name = name.partition(":")[0]
+    return is_loopback(name.lower())
 
 
 def _validation_message(error: RequestValidationError) -> tuple[int, str, str]:
