@@ -155,10 +155,7 @@ class LoopbackOnly:
 def _names_loopback(netloc: str) -> bool:
     """Whether ``host[:port]`` (``[::1]:8765`` for IPv6) names a loopback address."""
     name = netloc.rpartition("@")[2]
-    if name.startswith("["):
-        name = name[1:].partition("]")[0]
-    else:
-        name = name.partition(":")[0]
+    name = name[1:].partition("]")[0] if name.startswith("[") else name.partition(":")[0]
     return is_loopback(name.lower())
 
 
