@@ -457,6 +457,31 @@ def test_mcp_uses_the_daemon_and_falls_back_when_it_stops(sample_repo: Path) -> 
         session(server(sample_repo, "--embed", "none"), body)
 
 
+def test_mcp_through_the_daemon_finds_code_saved_just_before(sample_repo: Path) -> None:
+    from mcp import Client
+
+    from .test_mcp import ok, server, session
+
+    Index(sample_repo).index(embed="none")
+    target = sample_repo / "src" / "uploads" / "retry.py"
+    original = target.read_text()
+    with running_daemon(sample_repo, "--embed", "none"):
+
+        async def body(client: Client) -> None:
+            await ok(client, "search", {"query": "retry_failed_upload"})
+            for turn in range(3):
+                # saved and searched at once: the daemon's watcher has not seen it yet
+                name = f"kangaroo_saved_{turn}"
+                target.write_text(original + f"\n\ndef {name}():\n    return {turn}\n")
+                reply = json.loads(await ok(client, "search", {"query": name, "k": 1}))
+                assert reply["hits"][0]["symbol"] == name, reply
+                assert reply["index"]["state"] != "stale", reply
+                found = json.loads(await ok(client, "find_symbol", {"name": name}))
+                assert found["hits"][0]["symbol"] == name, found
+
+        session(server(sample_repo, "--embed", "none"), body)
+
+
 def test_the_daemon_watches_by_default(sample_repo: Path) -> None:
     Index(sample_repo).index(embed="none")
     with (

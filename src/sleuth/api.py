@@ -553,7 +553,7 @@ class Index:
                 notices.append("no vectors yet: lexical results only" + self._background_note())
         elif mode != "lexical" and fraction < 0.999:
             notices.append(
-                f"semantic tier {fraction:.0%} built: lexical results fill in"
+                f"semantic tier {_percent(fraction)} built: lexical results fill in"
                 + self._background_note()
             )
         elif mode != "lexical" and tier == "static" and self.tier == "auto":
@@ -810,7 +810,7 @@ class Index:
             note += "indexing, so answers may point at old code"
         elif fraction < 0.999:
             state = "embedding"
-            note = f"vectors {fraction:.0%} built: lexical results fill in"
+            note = f"vectors {_percent(fraction)} built: lexical results fill in"
             note += self._background_note()
         return {
             "state": state,
@@ -1312,3 +1312,8 @@ def folder_size(folder: Path) -> int:
             with contextlib.suppress(FileNotFoundError):
                 total += os.stat(os.path.join(parent, name)).st_size
     return total
+
+
+def _percent(fraction: float) -> str:
+    """A share as a whole percentage, rounded down: 99.8% built is not "100% built"."""
+    return f"{int(fraction * 100)}%"

@@ -41,11 +41,13 @@ class Backend:
         body: dict[str, Any] | None,
         local: Callable[[], dict[str, Any]],
         timeout: float = 0.0,
+        catch_up: bool = False,
     ) -> dict[str, Any]:
         """POST ``body`` to the daemon (GET when None); ``local()`` under the lock otherwise.
 
-        A bad-argument answer (400, 422) is raised as QueryError; any other trouble with
-        the daemon means local work.
+        With ``catch_up``, files changed since the last look are re-indexed here first,
+        as before a local answer (``Workspace.catch_up``). A bad-argument answer (400,
+        422) is raised as QueryError; any other trouble with the daemon means local work.
         """
         client = self.daemon()
         if client is not None:
@@ -54,7 +56,8 @@ class Backend:
             try:
                 if body is None:
                     return client.get(endpoint, timeout=timeout or 30.0, repo=str(client.root))
-                return client.post(endpoint, body, timeout=timeout)
+                freshness = self.workspace.catch_up() if catch_up else "fresh"
+                return _noted(client.post(endpoint, body, timeout=timeout), freshness)
             except DaemonUnavailable:
                 pass
             except DaemonError as exc:
@@ -62,3 +65,17 @@ class Backend:
                     raise QueryError(str(exc)) from None
         with self.workspace.lock:
             return local()
+
+
+def _noted(data: dict[str, Any], freshness: str) -> dict[str, Any]:
+    """The daemon's answer, its index state amended by the check made here."""
+    state = data.get("index")
+    if not isinstance(state, dict) or freshness == "fresh":
+        return data
+    if freshness == "stale":
+        note = "files changed, but another process is writing the index: re-indexed soon"
+        state = {**state, "state": "stale", "note": note}
+    else:
+        note = ("changed files were re-indexed. " + state.get("note", "")).strip()
+        state = {**state, "note": note}
+    return {**data, "index": state}

@@ -200,6 +200,7 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
                         workspace, query, k, **options, category=type, handles=True
                     )
                 ),
+                catch_up=True,
             )
             return pack_reply(head_of(data, "mode"), "hits", data["hits"], max_tokens)
 
@@ -229,6 +230,7 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
                 "/symbols",
                 {"name": name, **options, "handles": True},
                 local(lambda: service.find_symbol(workspace, name, **options, handles=True)),
+                catch_up=True,
             )
             return pack_reply(head_of(data), "hits", data["hits"], max_tokens)
 
@@ -291,6 +293,7 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
                 "/related",
                 {"target": target, "k": k, "type": type, "handles": True},
                 local(lambda: service.related(workspace, target, k=k, category=type, handles=True)),
+                catch_up=True,
             )
             return pack_reply(head_of(data, "mode"), "hits", data["hits"], max_tokens)
 

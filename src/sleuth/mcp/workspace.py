@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 #: Seconds a reply waits for a running first build before answering from what is done.
 FIRST_ANSWER_WAIT = 5.0
+#: Seconds the check before a daemon's answer waits for another writer: most often the
+#: daemon's own watcher, applying the same save.
+CATCH_UP_WAIT = 2.0
 
 
 class Workspace:
@@ -86,6 +89,18 @@ class Workspace:
     @property
     def building(self) -> bool:
         return self._build is not None and self._build.is_alive()
+
+    def catch_up(self) -> str:
+        """The freshness check, before a daemon answers for this server: the daemon's
+        watcher applies a save some tenths of a second after it, and an agent searches
+        right after editing. ``Index.refresh``'s answer: fresh, refreshed or stale."""
+        with self.lock:
+            try:
+                return self.index.refresh(
+                    lock_timeout=CATCH_UP_WAIT, detector=self.detector, embed=self.embed
+                )
+            except SleuthError:
+                return "stale"
 
     # -- answering ----------------------------------------------------------------------
     @property
