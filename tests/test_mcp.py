@@ -17,6 +17,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from sleuth import Index
+from sleuth.config import MAX_QUERY_CHARS
 from sleuth.handles import MAX_REPLY_TOKENS, estimate_tokens
 
 from .conftest import git_init, write_tree
@@ -64,6 +65,11 @@ def test_agent_session_search_symbol_expand_and_stale(sample_repo: Path) -> None
         assert {"query", "k", "mode", "path", "language", "kind", "type", "max_tokens"} <= set(
             search_schema["properties"]
         )
+        # the bounds are in the schema, the same as the HTTP API's and the library's
+        assert search_schema["properties"]["query"]["maxLength"] == MAX_QUERY_CHARS
+        too_long = "how are uploads retried " * (MAX_QUERY_CHARS // 24 + 1)
+        failed, text = await call(client, "search", {"query": too_long})
+        assert failed and f"at most {MAX_QUERY_CHARS}" in text
 
         reply = json.loads(
             await ok(client, "search", {"query": "where are failed uploads retried"})

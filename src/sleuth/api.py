@@ -87,8 +87,12 @@ def check_query(query: str, k: int = 10, mode: str = "hybrid", *, name: bool = F
         raise QueryError("k must be at least 1")
     if not query or not query.strip():
         raise QueryError("the query is empty")
+    if len(query) > config.MAX_QUERY_CHARS:
+        raise QueryError(
+            f"the query is {len(query):,} characters long: at most {config.MAX_QUERY_CHARS:,}"
+        )
     if not any(ch.isalnum() or (name and ch in NAME_CHARACTERS) for ch in query):
-        raise QueryError(f"nothing searchable in the query {query!r}")
+        raise QueryError(f"nothing searchable in the query {query[:80]!r}")
 
 
 class Index:
@@ -840,6 +844,8 @@ class Index:
             path=path, language=language, kind=kind, category=category
         )
         if not parsed.search_text:
+            if not query.strip():
+                raise QueryError("the query is empty")
             raise QueryError("the query holds only filters: add words or symbol:NAME")
         check_query(parsed.search_text, k, mode, name=bool(parsed.symbol and not parsed.text))
         if parsed.symbol:

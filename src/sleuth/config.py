@@ -101,3 +101,9 @@ HNSW_EXPANSION_SEARCH = 128
 
 #: Candidates each retriever hands to fusion.
 CANDIDATES = 200
+
+#: Longest query any front end accepts (CLI, HTTP, MCP): a pasted stack trace fits, and
+#: a search of this length still takes tens of milliseconds (about 30 ms for 8,000).
+MAX_QUERY_CHARS = 8000
+#: Longest definition name asked for (find_symbol, /symbols).
+MAX_NAME_CHARS = 500

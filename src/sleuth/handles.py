@@ -24,6 +24,9 @@ PREVIEW_CHARS = 100
 
 #: Digits of the largest number a handle or a line may carry (ids are 64-bit integers).
 MAX_DIGITS = 18
+#: Targets one expand reads at most, and the longest target (handle id or path[:lines]).
+MAX_TARGETS = 50
+MAX_TARGET_CHARS = 5000
 _HANDLE = re.compile(r"^\s*(\d+)(?::(\d+)-(\d+))?(?:@(\d+))?\s*$")
 _LOCATION = re.compile(r"^(.+?)(?::(\d+)(?:-(\d+))?)?$")
 

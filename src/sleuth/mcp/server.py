@@ -21,15 +21,15 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field, ValidationError
 
 from .. import __version__, service
+from ..config import MAX_NAME_CHARS, MAX_QUERY_CHARS
 from ..errors import SleuthError
-from ..handles import MAX_REPLY_TOKENS, estimate_tokens
+from ..handles import MAX_REPLY_TOKENS, MAX_TARGET_CHARS, MAX_TARGETS, estimate_tokens
 from .backend import Backend
 from .workspace import Workspace
 
 #: Upper bound of ``k``: more hits than this do not help an agent and cost its context.
 MAX_K = 100
 MIN_BUDGET = 200
-MAX_TARGETS = 50
 #: Seconds after start-up when the first build begins if no client has listed tools.
 FIRST_BUILD_DELAY = 2.0
 
@@ -161,13 +161,15 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
         query: Annotated[
             str,
             Field(
+                min_length=1,
+                max_length=MAX_QUERY_CHARS,
                 description="Plain words or an identifier, optionally with filters: "
                 "symbol:NAME kind:KIND lang:LANGUAGE path:GLOB type:code|docs|tests. "
                 "A file name with its extension (keylog.h) ranks that file first; with a "
                 "line (app.py:40, a traceback's frame), the code at that line. A pasted "
                 "declaration (def load(config) -> Settings:) asks for what it declares; a "
                 "pasted error message or line of code, for the source that holds it. "
-                'Example: "symbol:Config kind:class lang:python path:src/** retry backoff".'
+                'Example: "symbol:Config kind:class lang:python path:src/** retry backoff".',
             ),
         ],
         k: K = 10,
@@ -210,7 +212,11 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
     def find_symbol(
         name: Annotated[
             str,
-            Field(description="Definition name; qualified (Config.load) and * globs work."),
+            Field(
+                min_length=1,
+                max_length=MAX_NAME_CHARS,
+                description="Definition name; qualified (Config.load) and * globs work.",
+            ),
         ],
         exact: Annotated[
             bool, Field(description="true: the name in any case; false: fuzzy.")
@@ -239,7 +245,7 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
     @server.tool(structured_output=False)
     def expand(
         handles: Annotated[
-            list[str],
+            list[Annotated[str, Field(min_length=1, max_length=MAX_TARGET_CHARS)]],
             Field(
                 min_length=1,
                 max_length=MAX_TARGETS,
@@ -280,7 +286,12 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
     @server.tool(structured_output=False)
     def related(
         target: Annotated[
-            str, Field(description="A handle id, or path:line of the code to compare.")
+            str,
+            Field(
+                min_length=1,
+                max_length=MAX_TARGET_CHARS,
+                description="A handle id, or path:line of the code to compare.",
+            ),
         ],
         k: K = 10,
         type: Annotated[Category | None, Field(description="Only this file category.")] = None,
@@ -301,7 +312,14 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
 
     @server.tool(structured_output=False)
     def history(
-        query: Annotated[str, Field(description="What changed, in plain words or identifiers.")],
+        query: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=MAX_QUERY_CHARS,
+                description="What changed, in plain words or identifiers.",
+            ),
+        ],
         k: K = 10,
         author: Annotated[
             str | None, Field(description="Only commits whose author name or email has this.")

@@ -11,12 +11,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..handles import MAX_REPLY_TOKENS
+from ..config import MAX_NAME_CHARS, MAX_QUERY_CHARS
+from ..handles import MAX_REPLY_TOKENS, MAX_TARGET_CHARS, MAX_TARGETS
 
 #: The CLI's own upper bound of ``-k``.
 MAX_K = 1000
-MAX_QUERY_CHARS = 2000
-MAX_TARGETS = 50
 
 Mode = Literal["hybrid", "semantic", "lexical"]
 Category = Literal["code", "docs", "tests"]
@@ -72,7 +71,7 @@ class SearchRequest(Body):
 
 
 class SymbolsRequest(Body):
-    name: str = Field(min_length=1, max_length=500, examples=["parse_config"])
+    name: str = Field(min_length=1, max_length=MAX_NAME_CHARS, examples=["parse_config"])
     exact: bool = Field(True, description="true: the name in any case; false: fuzzy.")
     kind: str | None = Field(None, max_length=50)
     language: str | None = Field(None, max_length=50)
@@ -85,7 +84,7 @@ class SymbolsRequest(Body):
 
 
 class ExpandRequest(Body):
-    handles: list[Annotated[str, Field(min_length=1, max_length=5000)]] = Field(
+    handles: list[Annotated[str, Field(min_length=1, max_length=MAX_TARGET_CHARS)]] = Field(
         min_length=1,
         max_length=MAX_TARGETS,
         description="Handle ids (812:5-12@3) or repository paths: path, path:line, path:start-end.",
@@ -96,7 +95,9 @@ class ExpandRequest(Body):
 
 
 class RelatedRequest(Body):
-    target: str = Field(min_length=1, max_length=5000, description="Handle id or path:line.")
+    target: str = Field(
+        min_length=1, max_length=MAX_TARGET_CHARS, description="Handle id or path:line."
+    )
     k: int = k_field(10)
     type: Category | None = None
     repo: str | None = repo_field()
