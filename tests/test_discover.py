@@ -129,7 +129,12 @@ def test_default_excludes_lockfiles_generated_and_binaries(tmp_path: Path) -> No
         ".netrc",
         "config/secrets.yml",
         ".aws/credentials",
+        "home/.aws/credentials",
         "prod.tfvars",
+        "prod.tfvars.json",
+        ".pgpass",
+        ".vault-token",
+        "deploy/kubeconfig",
     ],
 )
 def test_secrets_are_never_indexed(tmp_path: Path, name: str) -> None:
@@ -140,12 +145,53 @@ def test_secrets_are_never_indexed(tmp_path: Path, name: str) -> None:
     assert skipped[name] == "secret"
 
 
+def test_a_folder_named_like_a_secret_keeps_its_code(tmp_path: Path) -> None:
+    # the patterns name files: rails keeps the code of its credentials command in
+    # commands/credentials/
+    write_tree(
+        tmp_path,
+        {
+            "commands/credentials/credentials_command.rb": "class CredentialsCommand\nend\n",
+            "commands/credentials/credentials": "TOKEN=hunter2\n",
+        },
+    )
+    found, skipped = _walk(tmp_path)
+    assert "commands/credentials/credentials_command.rb" in found
+    assert skipped["commands/credentials/credentials"] == "secret"
+
+
+KEY = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAzz\n-----END RSA PRIVATE KEY-----\n"
+
+
+def test_a_private_key_is_a_secret_whatever_the_file_is_called(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "deploy_key": KEY,
+            "gcp-key.json": '{"type": "service_account", "private_key": "' + KEY[:40] + '"}\n',
+            # a library's test with a throwaway key is code, and stays
+            "tls/handshake_test.go": f"package tls\n\nconst testKey = `{KEY}`\n",
+            "notes.txt": "rotate the deploy key every quarter\n",
+        },
+    )
+    git_init(tmp_path)
+    index = Index(tmp_path)
+    index.index(embed="none")
+    meta = index._open()
+    for name in ("deploy_key", "gcp-key.json"):
+        assert meta.file_row(name).skip_reason == "secret", name
+    assert index.status()["skipped"]["secret"] == 2
+    paths = {r.path for r in index.search("PRIVATE KEY", k=20, mode="lexical").results}
+    assert "tls/handshake_test.go" in paths
+    assert not paths & {"deploy_key", "gcp-key.json"}
+
+
 def test_the_secret_and_generated_lists_match_as_pathspec_does() -> None:
     """Each list is matched as one regex; a path is caught exactly when one of the
     list's patterns, read by pathspec as a .gitignore line, would catch it."""
     import pathspec
 
-    from sleuth.discover import _GENERATED, _SECRETS, GENERATED_PATTERNS, SECRET_PATTERNS
+    from sleuth.discover import _GENERATED, GENERATED_PATTERNS, SECRET_PATTERNS, sensitive
 
     names = [
         ".env",
@@ -186,11 +232,22 @@ def test_the_secret_and_generated_lists_match_as_pathspec_does() -> None:
         "src/app.bundle.js",
     ]
     paths = names + [f"deep/er/{name}" for name in names]
-    for patterns, combined in ((SECRET_PATTERNS, _SECRETS), (GENERATED_PATTERNS, _GENERATED)):
-        spec = pathspec.GitIgnoreSpec.from_lines(patterns)
-        caught = [path for path in paths if spec.match_file(path)]
-        assert [path for path in paths if combined.match(path)] == caught
-        assert 10 <= len(caught) < len(paths)  # both kinds of path are in the sample
+    spec = pathspec.GitIgnoreSpec.from_lines(GENERATED_PATTERNS)
+    caught = [path for path in paths if spec.match_file(path)]
+    assert [path for path in paths if _GENERATED.match(path)] == caught
+    assert 10 <= len(caught) < len(paths)  # both kinds of path are in the sample
+    # secret patterns name files: a bare pattern matches the file's name, one with a
+    # folder matches at any depth; a folder's name never makes its files secret
+    names_spec = pathspec.GitIgnoreSpec.from_lines([p for p in SECRET_PATTERNS if "/" not in p])
+    paths_spec = pathspec.GitIgnoreSpec.from_lines(["**/" + p for p in SECRET_PATTERNS if "/" in p])
+    caught = [
+        path
+        for path in paths
+        if names_spec.match_file(path.rsplit("/", 1)[-1]) or paths_spec.match_file(path)
+    ]
+    assert [path for path in paths if sensitive(path)] == caught
+    assert 10 <= len(caught) < len(paths)
+    assert not sensitive("a/.env/inner.txt") and sensitive("deep/er/.aws/credentials")
 
 
 def test_an_ignore_file_gives_pathspecs_verdict(tmp_path: Path) -> None:

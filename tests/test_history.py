@@ -249,6 +249,31 @@ def test_big_commit_digest_is_bounded(tmp_path):
     assert sum(f.added for f in row.files) == 60 * 200
 
 
+def test_secret_files_leave_nothing_in_the_history(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEzzsecretkeybody\n"
+    files = {
+        ".env": "DB_PASSWORD=zzsecretenvvalue\n",
+        ".npmrc": "//registry.npmjs.org/:_authToken=zzsecretnpmtoken\n",
+        "deploy_key": key + "-----END OPENSSH PRIVATE KEY-----\n",
+        "app.py": "def connect():\n    return open_pool()\n",
+    }
+    commit(root, "Add deployment settings", "Alice", "2024-01-01T00:00:00+00:00", files)
+    history = HistoryIndex(root)
+    history.update(embed="none")
+    row = next(history._open().iter_commits())
+    stored = row.digest + " ".join(row.added_ids)
+    for secret in ("zzsecretenvvalue", "zzsecretnpmtoken", "zzsecretkeybody", "PRIVATE"):
+        assert secret not in stored, secret
+        assert not history.search(secret, 5, mode="lexical").results, secret
+    assert "open_pool" in row.added_ids  # the code of the same commit is kept
+    found = history.search("open_pool", 5, mode="lexical", diff=True)
+    hunks = found.results[0].hunks
+    assert [h.path for h in hunks] == ["app.py"]
+
+
 def test_not_a_git_repository(tmp_path):
     plain = tmp_path / "plain"
     plain.mkdir()

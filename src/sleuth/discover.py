@@ -135,8 +135,17 @@ SECRET_PATTERNS = [
     ".aws/credentials",
     ".docker/config.json",
     "*.tfvars",
+    "*.tfvars.json",
     "*.tfstate",
     "*.tfstate.*",
+    ".pgpass",
+    ".vault-token",
+    ".s3cfg",
+    ".boto",
+    ".my.cnf",
+    "kubeconfig",
+    "*.kubeconfig",
+    ".kube/config",
 ]
 #: Extensions that are binary or pure data, skipped without reading (reason ``binary``).
 BINARY_EXTENSIONS = frozenset(
@@ -253,7 +262,11 @@ def _any_of(patterns: list[str]) -> re.Pattern[str]:
     return _joined(spec)
 
 
-_SECRETS = _any_of(SECRET_PATTERNS)
+#: Secret patterns name files, never folders: a folder called ``credentials`` may hold
+#: the code that manages them. A pattern with a folder in it (``.aws/credentials``)
+#: matches at any depth.
+_SECRET_NAMES = _any_of([p for p in SECRET_PATTERNS if "/" not in p])
+_SECRET_PATHS = _any_of(["**/" + p for p in SECRET_PATTERNS if "/" in p])
 _GENERATED = _any_of(GENERATED_PATTERNS)
 
 
@@ -342,8 +355,34 @@ def _readable(line: str) -> bool:
 
 
 def sensitive(rel_path: str) -> bool:
-    """True for paths matching the secret patterns."""
-    return _SECRETS.match(rel_path) is not None
+    """True for files matching the secret patterns (by name, or by path for the
+    patterns that hold a folder)."""
+    name = rel_path.rsplit("/", 1)[-1]
+    return _SECRET_NAMES.match(name) is not None or _SECRET_PATHS.match(rel_path) is not None
+
+
+#: A private key written out (PEM, OpenSSH, PuTTY) or a cloud service account's key file.
+_KEY_CONTENT = re.compile(
+    rb"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-"
+    rb'|"private_key"\s*:\s*"-----BEGIN'
+)
+
+
+_KEY_TEXT = re.compile(_KEY_CONTENT.pattern.decode())
+
+
+def holds_key(data: bytes | str, language: str) -> bool:
+    """Whether a file that is not source code holds a private key: such a file is a
+    secret whatever its name (``deploy_key``, ``gcp.json``). Source files are kept: a
+    library's tests often embed a throwaway key, and the code around it is wanted."""
+    if language not in KEY_LANGUAGES:
+        return False
+    found = _KEY_TEXT.search(data) if isinstance(data, str) else _KEY_CONTENT.search(data)
+    return found is not None
+
+
+#: Languages whose files are searched for private keys: text and configuration, not code.
+KEY_LANGUAGES = frozenset({"text", "markdown", "rst", "asciidoc", "json", "yaml", "toml"})
 
 
 class _Rules:

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from . import config
 from .chunking import Chunk, chunk_text
 from .chunking.adr import is_adr, mark_adr
-from .discover import content_skip_reason
+from .discover import content_skip_reason, holds_key
 from .languages import language_for, language_of
 from .tokens import code_terms, code_terms_text, path_terms, sorted_terms, split_identifier
 
@@ -126,6 +126,8 @@ def prepare_file(
         return record
     record.hash = content_hash(data)
     record.skip_reason = content_skip_reason(data)
+    if record.skip_reason is None and holds_key(data, language_for(path)):
+        record.skip_reason = "secret"
     if record.skip_reason:
         return record
     if known_hash is not None and known_hash == record.hash:

@@ -3,12 +3,17 @@
 The digest keeps what says what a change was about: per file, the hunk headers (git
 puts the enclosing function or class there) and the first changed lines; plus the
 identifiers of added and removed lines. Every part has a cap, so a commit that rewrites
-10,000 files costs as much to store and embed as one that touches three.
+10,000 files costs as much to store and embed as one that touches three. The lines of a
+secret file (by name, or a private key in a file that is not code) are left out: the
+history must not hold what the code index never reads.
 """
 
 from __future__ import annotations
 
 import re
+
+from ..discover import holds_key, sensitive
+from ..languages import language_for
 
 #: Caps on the digest text and on the work spent on one commit.
 MAX_DIGEST_CHARS = 1_200
@@ -33,6 +38,8 @@ class DigestBuilder:
         self._lines_in_hunk = 0
         self._scanned = 0
         self._show_file = False
+        self._secret = False
+        self._language = "text"
         self._added: dict[str, None] = {}
         self._removed: dict[str, None] = {}
 
@@ -46,12 +53,15 @@ class DigestBuilder:
     def file(self, path: str) -> None:
         self._files += 1
         self._hunks_in_file = 0
+        self._secret = sensitive(path)
+        self._language = language_for(path)
         self._show_file = self._files <= MAX_FILES_SHOWN and self._emit(path)
 
     def hunk(self, header: str) -> None:
         self._hunks_in_file += 1
         self._lines_in_hunk = 0
-        if self._show_file and self._hunks_in_file <= MAX_HUNKS_PER_FILE and header.strip():
+        shown = self._show_file and not self._secret
+        if shown and self._hunks_in_file <= MAX_HUNKS_PER_FILE and header.strip():
             self._emit("@@ " + header.strip()[:LINE_CHARS])
 
     def added(self, line: str) -> None:
@@ -65,7 +75,10 @@ class DigestBuilder:
             return
         self._scanned += 1
         stripped = line.strip()
-        if not stripped:
+        if not stripped or self._secret:
+            return
+        if holds_key(stripped, self._language):
+            self._secret = True  # the rest of this file is the key
             return
         if len(names) < MAX_IDENTIFIERS:
             for name in _IDENTIFIER.findall(stripped[:400]):

@@ -47,7 +47,8 @@ EMBED_BATCH_COMMITS = 64
 PUBLISH_EVERY_SECONDS = 5.0
 #: Branch tips remembered, so switching branches only walks what is new.
 MAX_TIPS = 20
-HISTORY_SCHEMA_VERSION = 2
+#: 3: the lines of secret files are left out of the digests (history/digest.py).
+HISTORY_SCHEMA_VERSION = 3
 #: ``lexical_dirty`` when the terms changed (1: a run was interrupted).
 TERMS_CHANGED = 2
 

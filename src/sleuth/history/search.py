@@ -15,6 +15,8 @@ import numpy as np
 import tantivy
 
 from .. import config
+from ..discover import holds_key, sensitive
+from ..languages import language_for
 from ..search.classify import QueryPlan
 from ..store.lexical import LexicalStore, chunk_hits
 from ..store.vectors import VectorStore
@@ -189,8 +191,13 @@ def split_hunks(patch: str) -> list[Hunk]:
 
 
 def matching_hunks(patch: str, terms: list[str], limit: int = MAX_HUNKS) -> list[Hunk]:
-    """The hunks that contain the most query terms; the first hunk when none does."""
-    hunks = split_hunks(patch)
+    """The hunks that contain the most query terms; the first hunk when none does.
+    Hunks of secret files are never shown (``discover.sensitive``, ``holds_key``)."""
+    hunks = [
+        hunk
+        for hunk in split_hunks(patch)
+        if not sensitive(hunk.path) and not holds_key(hunk.text, language_for(hunk.path))
+    ]
     if not hunks:
         return []
     lowered = [t.lower() for t in terms]
