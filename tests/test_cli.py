@@ -92,7 +92,8 @@ def test_status_counts_skipped_files_by_reason(sample_repo: Path) -> None:
     assert "secret 1" in human
 
 
-@pytest.mark.parametrize("query", ["", "   ", "!!!"])
+# "\udcff\udcfe": the bytes ff fe, not UTF-8, as Python receives them from a shell
+@pytest.mark.parametrize("query", ["", "   ", "!!!", "\udcff\udcfeoption", "x" * 8001])
 def test_bad_queries_fail_with_one_line(sample_repo: Path, query: str) -> None:
     proc = run_cli("search", query, str(sample_repo))
     assert proc.returncode == 1

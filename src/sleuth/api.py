@@ -87,12 +87,22 @@ def check_query(query: str, k: int = 10, mode: str = "hybrid", *, name: bool = F
         raise QueryError("k must be at least 1")
     if not query or not query.strip():
         raise QueryError("the query is empty")
+    check_text(query, "query")
     if len(query) > config.MAX_QUERY_CHARS:
         raise QueryError(
             f"the query is {len(query):,} characters long: at most {config.MAX_QUERY_CHARS:,}"
         )
     if not any(ch.isalnum() or (name and ch in NAME_CHARACTERS) for ch in query):
         raise QueryError(f"nothing searchable in the query {query[:80]!r}")
+
+
+def check_text(text: str, what: str) -> None:
+    """QueryError for text that is not Unicode: bytes that are not UTF-8 reach Python
+    as lone surrogates (a shell argument, a JSON ``\\ud800``), which no tokenizer takes."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise QueryError(f"the {what} holds bytes that are not UTF-8 text") from None
 
 
 class Index:
@@ -936,6 +946,7 @@ class Index:
         """
         if k < 1:
             raise QueryError("k must be at least 1")
+        check_text(name, "name")
         base, qualifier = split_symbol(name)
         if not self.exists():
             return []
