@@ -211,7 +211,7 @@ def test_markdown_sections_by_heading_with_title_path() -> None:
         ("Install", "Guide", "section"),
         ("From source", "Guide > Install", "section"),
     ]
-    assert chunks[1].start_line == 4 and chunks[1].end_line == 6
+    assert chunks[1].start_line == 4 and chunks[1].end_line == 5
 
 
 def test_long_function_is_split_at_statement_boundaries() -> None:
@@ -344,6 +344,9 @@ def test_unknown_text_uses_overlapping_windows() -> None:
     assert [c.kind for c in chunks] == ["window"] * len(chunks)
     assert chunks[0].start_line == 1 and chunks[1].start_line < chunks[0].end_line
     assert chunks[-1].end_line == 120
+    # a last line break ends the last line; it starts no line of its own
+    for text, last in (("a\nb\nc\n", 3), ("one line\n", 1), ("a\nb\n\n", 3)):
+        assert chunk_text("text", text)[0][-1].end_line == last, text
 
 
 @pytest.mark.parametrize(

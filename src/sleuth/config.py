@@ -32,7 +32,8 @@ INDEX_DIRNAME = ".sleuth"
 #: Bump when the on-disk layout changes: an older index is rebuilt with a message.
 SCHEMA_VERSION = 1
 #: Bump when chunking or lexical terms change: files are re-chunked (vectors are kept).
-#: 55: files that hold a private key are secrets (``discover.holds_key``).
+#: 55: files that hold a private key are secrets (``discover.holds_key``); line windows
+#: end at the file's last line.
 CHUNKER_VERSION = 55
 
 #: Files larger than this are skipped (reason ``too_large``).

@@ -18,7 +18,8 @@ def window_chunks(
     """Cut lines into windows of ``size`` lines overlapping by ``overlap``; skip blank ones."""
     chunks: list[Chunk] = []
     step = max(1, size - overlap)
-    n = len(lines)
+    # a text that ends with a line break splits into one more, empty, "line": not a line
+    n = len(lines) - (1 if lines and lines[-1] == "" else 0)
     start = 0
     while start < n:
         end = min(n, start + size)
