@@ -217,6 +217,7 @@ def test_reindex_glob_rereads_files_that_look_unchanged(lexical_repo: Path) -> N
 def test_related_by_vectors_and_by_words(embedded_repo: Path, lexical_repo: Path) -> None:
     semantic = Index(embedded_repo).related("src/uploads/retry.py:6", k=3)
     assert semantic.mode == "semantic" and len(semantic.results) == 3
+    assert (semantic.embedded_fraction, semantic.vectors) == (1.0, ["deep"])
     assert all(
         not (r.path == "src/uploads/retry.py" and r.start_line <= 6 <= r.end_line)
         for r in semantic.results
@@ -229,6 +230,9 @@ def test_related_by_vectors_and_by_words(embedded_repo: Path, lexical_repo: Path
     )
     lexical = Index(lexical_repo).related("src/uploads/retry.py:6")
     assert lexical.mode == "lexical" and lexical.notices
+    assert (lexical.embedded_fraction, lexical.vectors) == (0.0, [])
+    with pytest.raises(QueryError, match="numbered from 1"):
+        Index(lexical_repo).related("src/uploads/retry.py:0")
     assert lexical.results[0].path == "tests/test_retry.py"
     with pytest.raises(QueryError):
         Index(lexical_repo).related("src/app.py:1", category="everything")

@@ -1193,6 +1193,8 @@ class Index:
                 anchor, whole_file = chunks[0], chunks
             else:
                 last = max(c.end_line for c in chunks)
+                if ref.start_line < 1:
+                    raise QueryError(f"{path}:{ref.start_line}: lines are numbered from 1")
                 if ref.start_line > last:
                     raise QueryError(
                         f"{path} has {last} lines: line {ref.start_line} is past its end"
@@ -1207,8 +1209,14 @@ class Index:
             if found:
                 mean = np.mean(np.asarray(found, dtype=np.float32), axis=0)
                 vector = mean / (float(np.linalg.norm(mean)) or 1.0)
-        response = SearchResponse(query=text, mode="semantic")
+        chunk_count = meta.chunk_count()
+        response = SearchResponse(
+            query=text,
+            mode="semantic",
+            embedded_fraction=min(1.0, len(self._vectors) / chunk_count) if chunk_count else 0.0,
+        )
         if vector is not None:
+            response.vectors = ["deep"]
             hits = self._vectors.search(vector, pool + 1)
         else:
             response.mode = "lexical"

@@ -344,9 +344,10 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
             data = backend.call(
                 "/history",
                 {"query": query, "k": k, **options, "diff": diff},
-                lambda: service.history(workspace, query, k, **options, diff=diff),
+                local(lambda: service.history(workspace, query, k, **options, diff=diff)),
             )
             head: dict[str, Any] = {
+                "index": data.get("index"),
                 "mode": data["mode"],
                 "commits_indexed": data["commits_indexed"],
             }
