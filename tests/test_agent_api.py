@@ -100,6 +100,14 @@ def test_structured_search_with_symbol_and_filters(lexical_repo: Path) -> None:
     assert not index.structured_search("symbol:NoSuchThing").results
     with pytest.raises(QueryError, match="only filters"):
         index.structured_search("kind:class lang:python")
+    # a value nothing can match is a mistake to report, not an empty answer
+    with pytest.raises(QueryError, match="did you mean python"):
+        index.structured_search("lang:py retry")
+    with pytest.raises(QueryError, match="unknown language 'klingon'"):
+        index.search("retry", language="klingon")
+    with pytest.raises(QueryError, match="unknown kind 'spaceship'"):
+        index.find_symbol("ConfigParser", kind="spaceship")
+    assert index.find_symbol("ConfigParser", kind="Class", language="Python")
 
 
 def test_handles_are_compact_and_expand_to_numbered_code(lexical_repo: Path) -> None:

@@ -950,7 +950,7 @@ class Index:
         base, qualifier = split_symbol(name)
         if not self.exists():
             return []
-        filters = Filters(path, language, None, category)
+        filters = Filters(path, language, kind, category)
         return definitions_named(self._open(), base, qualifier, exact, kind, filters, k)
 
     def handles(self, results: list[Result]) -> list[Handle]:

@@ -193,3 +193,13 @@ def parser_for(language: str) -> tree_sitter.Parser | None:
         return tree_sitter.Parser(tree_sitter.Language(getattr(module, attribute)()))
     except (ImportError, AttributeError, ValueError):
         return None
+
+
+def known_languages() -> frozenset[str]:
+    """Every language a file can be given (``lang:`` and ``--lang`` take these)."""
+    return frozenset({*EXTENSIONS.values(), *FILENAMES.values(), *DOC_LANGUAGES})
+
+
+def language_named(name: str) -> str | None:
+    """The language an extension stands for (``py``: python), or None."""
+    return EXTENSIONS.get("." + name.lower().lstrip("."))

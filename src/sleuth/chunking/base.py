@@ -6,6 +6,14 @@ from dataclasses import dataclass, field
 
 #: Names of the modules that hold tests beside the code (Rust's ``mod tests``).
 TEST_MODULES = frozenset({"tests", "test"})
+#: Every kind a chunk or a definition can have (``kind:`` and ``--kind`` take these).
+KINDS = frozenset(
+    {
+        "function", "method", "class", "struct", "interface", "enum", "trait", "impl",
+        "type", "module", "constant", "macro", "test", "reexport", "block", "section",
+        "window", "adr",
+    }
+)  # fmt: skip
 
 
 @dataclass(slots=True)

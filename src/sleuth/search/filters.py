@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from functools import lru_cache
 
-from ..chunking.base import TEST_MODULES
+from ..chunking.base import KINDS, TEST_MODULES
 from ..errors import QueryError
-from ..languages import DOC_LANGUAGES
+from ..languages import DOC_LANGUAGES, known_languages, language_named
 from ..store.meta import ChunkRow, DefinitionRow
 
 _TEST_PATH = re.compile(
@@ -80,10 +80,18 @@ class Filters:
     category: str | None = None
 
     def __post_init__(self) -> None:
+        """Values that can match nothing are refused, so a typo is not taken for an
+        answer that nothing matches."""
         if self.path and sum(map(self.path.count, "*?")) > MAX_GLOB_WILDCARDS:
             raise QueryError(
                 f"the path glob holds more than {MAX_GLOB_WILDCARDS} wildcards (* and ?)"
             )
+        if self.language and self.language.lower() not in known_languages():
+            meant = language_named(self.language)
+            hint = f": did you mean {meant}?" if meant else " (see --help for the list)"
+            raise QueryError(f"unknown language {self.language[:40]!r}{hint}")
+        if self.kind and self.kind.lower() not in KINDS:
+            raise QueryError(f"unknown kind {self.kind[:40]!r}: one of {', '.join(sorted(KINDS))}")
 
     def active(self) -> bool:
         return any((self.path, self.language, self.kind, self.category))
