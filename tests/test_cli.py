@@ -81,6 +81,9 @@ def test_index_twice_says_nothing_changed(sample_repo: Path) -> None:
     second = run_cli("index", "--embed", "deep", str(sample_repo))
     assert "nothing changed" in second.stdout
     assert "nothing to embed" in second.stdout
+    # stderr is a pipe here, not a terminal: no progress bars left in it
+    for run in (first, second):
+        assert "━" not in run.stderr and " eta " not in run.stderr, run.stderr
 
 
 def test_status_counts_skipped_files_by_reason(sample_repo: Path) -> None:

@@ -109,7 +109,8 @@ def index_command(
 ) -> None:
     """Index new and changed files (only those), drop deleted ones."""
     index = Index(path)
-    with ProgressBars(err, enabled=not as_json) as bars:
+    # bars only on a terminal: in a log they would leave their last frames behind
+    with ProgressBars(err, enabled=not as_json and err.is_terminal) as bars:
         report = index.index(bars, full=full, embed=embed.value, lock_timeout=wait)
     u = report.update
     summary = {
@@ -136,7 +137,7 @@ def index_command(
         out.print(f"{u.scanned} files, nothing changed since the last run.")
     else:
         out.print(
-            f"{u.scanned} files: {u.changed} indexed, {u.removed} removed, "
+            f"{u.scanned} files: {u.changed} new or changed, {u.removed} removed, "
             f"{u.chunks_written} chunks written."
         )
     if report.static_embedded:
