@@ -1220,3 +1220,14 @@ def test_a_name_asks_for_the_kind_its_case_tells(
     monkeypatch.setitem(rank.PRIORS, "type_name", 1.0)
     monkeypatch.setitem(rank.PRIORS, "function_name", 1.0)
     assert first("Index") == first("index") == ("app/indexer.py", "Indexer")
+
+
+def test_a_query_no_chunk_holds_says_its_results_are_by_meaning_only(
+    embedded_repo: Path,
+) -> None:
+    index = Index(embedded_repo)
+    nowhere = index.search("xyzzyplugh", mode="hybrid")
+    assert nowhere.results and any("closest by meaning" in n for n in nowhere.notices)
+    found = index.search("retry failed upload", mode="hybrid")
+    assert not any("closest by meaning" in n for n in found.notices)
+    assert not index.search("xyzzyplugh", mode="lexical").results

@@ -131,6 +131,11 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     if not rows:
         response.reason = "matches exist, but the filters removed them all"
         return response, exhausted
+    if mode == "hybrid" and not lexical_hits and not named:
+        # the vectors always have nearest chunks; say that nothing holds the words
+        response.notices.append(
+            "no chunk holds the words of the query: these are only the closest by meaning"
+        )
     scored = fuse(plan, lexical_hits, semantic_hits, rows, mode, static_hits)
     apply_priors(plan, scored, _definitions(plan, meta, rows))
     apply_coverage(plan, scored, meta.file_terms)
