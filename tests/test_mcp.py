@@ -60,6 +60,8 @@ def test_agent_session_search_symbol_expand_and_stale(sample_repo: Path) -> None
         assert {t.name for t in listed} == TOOLS
         for tool in listed:
             assert len(tool.description or "") > 30, tool.name
+            assert "\n    " not in tool.description, tool.name  # no docstring indentation
+            assert tool.annotations.read_only_hint == (tool.name != "reindex"), tool.name
         search_schema = next(t for t in listed if t.name == "search").input_schema
         assert search_schema["required"] == ["query"]
         assert {"query", "k", "mode", "path", "language", "kind", "type", "max_tokens"} <= set(

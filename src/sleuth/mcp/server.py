@@ -8,6 +8,7 @@ stdio, so stray prints of any library or child process cannot corrupt the stream
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 import threading
@@ -18,6 +19,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
 from pydantic import Field, ValidationError
 
 from .. import __version__, service
@@ -30,6 +32,9 @@ from .workspace import Workspace
 #: Upper bound of ``k``: more hits than this do not help an agent and cost its context.
 MAX_K = 100
 MIN_BUDGET = 200
+#: Tools that only read (a search may refresh the index, which changes no file).
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+REINDEX = ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_world_hint=False)
 #: Seconds after start-up when the first build begins if no client has listed tools.
 FIRST_BUILD_DELAY = 2.0
 
@@ -41,6 +46,8 @@ sleuth searches this repository's code locally (offline).
 2. `expand` the ids you need (several at once) to read the code with line numbers; add
    context_lines for surrounding lines. Do not read whole files when a handle will do.
 3. `find_symbol` for a definition by name; `related` for code similar to a handle or path:line.
+4. `history` for when and why code changed (commits); `index_status` for what is indexed;
+   `reindex` after many files changed at once (searches re-index changed files anyway).
 Every reply states the index: complete, embedding (lexical results fill in), stale or
 building. A stale expand answer gives the fresh location; expand that instead.
 """
@@ -55,6 +62,15 @@ Budget = Annotated[
         le=MAX_REPLY_TOKENS,
         description="Token budget of the reply (estimate: characters / 4); the best hits "
         f"that fit are kept. {MIN_BUDGET} to {MAX_REPLY_TOKENS}.",
+    ),
+]
+ReadBudget = Annotated[
+    int,
+    Field(
+        ge=MIN_BUDGET,
+        le=MAX_REPLY_TOKENS,
+        description="Token budget of the reply (estimate: characters / 4); code past it is "
+        f"cut with a note saying how to read the rest. {MIN_BUDGET} to {MAX_REPLY_TOKENS}.",
     ),
 ]
 T = TypeVar("T")
@@ -88,6 +104,8 @@ class SleuthServer(MCPServer):
 
     async def list_tools(self) -> Any:
         tools = await super().list_tools()
+        for tool in tools:  # docstrings keep their indentation otherwise
+            tool.description = inspect.cleandoc(tool.description or "")
         if self.backend is not None:
             self.backend.start_local()
         return tools
@@ -156,7 +174,7 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
 
         return run
 
-    @server.tool(structured_output=False)
+    @server.tool(structured_output=False, annotations=READ_ONLY)
     def search(
         query: Annotated[
             str,
@@ -208,7 +226,7 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
 
         return answer(work)
 
-    @server.tool(structured_output=False)
+    @server.tool(structured_output=False, annotations=READ_ONLY)
     def find_symbol(
         name: Annotated[
             str,
@@ -242,7 +260,7 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
 
         return answer(work)
 
-    @server.tool(structured_output=False)
+    @server.tool(structured_output=False, annotations=READ_ONLY)
     def expand(
         handles: Annotated[
             list[Annotated[str, Field(min_length=1, max_length=MAX_TARGET_CHARS)]],
@@ -256,7 +274,7 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
         context_lines: Annotated[
             int, Field(ge=0, le=200, description="Extra lines before and after, 0 to 200.")
         ] = 0,
-        max_tokens: Budget = 8000,
+        max_tokens: ReadBudget = 8000,
     ) -> str:
         """Read the code behind handles: numbered lines, as they are on disk now.
 
@@ -283,7 +301,7 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
 
         return answer(work)
 
-    @server.tool(structured_output=False)
+    @server.tool(structured_output=False, annotations=READ_ONLY)
     def related(
         target: Annotated[
             str,
@@ -310,7 +328,7 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
 
         return answer(work)
 
-    @server.tool(structured_output=False)
+    @server.tool(structured_output=False, annotations=READ_ONLY)
     def history(
         query: Annotated[
             str,
@@ -359,7 +377,7 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
 
         return answer(work)
 
-    @server.tool(structured_output=False)
+    @server.tool(structured_output=False, annotations=READ_ONLY)
     def index_status() -> str:
         """Index state (complete, embedding, stale, building), counts and vector progress."""
 
@@ -373,7 +391,7 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
 
         return answer(work)
 
-    @server.tool(structured_output=False)
+    @server.tool(structured_output=False, annotations=REINDEX)
     def reindex(
         path_glob: Annotated[
             str | None,
