@@ -29,7 +29,7 @@ from sleuth.store.lexical import LexicalStore
 from sleuth.store.meta import VECTOR_TABLES, ChunkRow, MetaStore
 from sleuth.tokens import names_path
 
-from .conftest import write_tree
+from .conftest import git_init, write_tree
 
 
 def test_exact_identifier_puts_its_definition_first(embedded_repo: Path) -> None:
@@ -1231,3 +1231,25 @@ def test_a_query_no_chunk_holds_says_its_results_are_by_meaning_only(
     found = index.search("retry failed upload", mode="hybrid")
     assert not any("closest by meaning" in n for n in found.notices)
     assert not index.search("xyzzyplugh", mode="lexical").results
+
+
+def test_a_definition_merged_into_its_neighbours_chunk_is_shown_under_its_name(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "repo"
+    write_tree(
+        root,
+        {
+            "chain.go": "package chi\n\n"
+            "// ChainHandler is a http.Handler with support for handler composition.\n"
+            "type ChainHandler struct {\n\tEndpoint http.Handler\n}\n\n"
+            "func (c *ChainHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {\n"
+            "\tc.Endpoint.ServeHTTP(w, r)\n}\n",
+        },
+    )
+    git_init(root)
+    index = Index(root)
+    index.index(embed="none")
+    top = index.search("ServeHTTP", mode="lexical").results[0]
+    assert (top.path, top.symbol, top.kind) == ("chain.go", "ServeHTTP", "method")
+    assert index.search("ChainHandler", mode="lexical").results[0].symbol == "ChainHandler"

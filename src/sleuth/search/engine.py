@@ -21,6 +21,7 @@ from .rank import (
     apply_coverage,
     apply_priors,
     apply_verbatim,
+    asked_definition_in,
     further_hits,
     fuse,
     lead_with_heads,
@@ -137,7 +138,8 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
             "no chunk holds the words of the query: these are only the closest by meaning"
         )
     scored = fuse(plan, lexical_hits, semantic_hits, rows, mode, static_hits)
-    apply_priors(plan, scored, _definitions(plan, meta, rows))
+    definitions = _definitions(plan, meta, rows)
+    apply_priors(plan, scored, definitions)
     apply_coverage(plan, scored, meta.file_terms)
     apply_verbatim(plan, scored, meta.chunks_holding)
     lead_with_heads(scored)
@@ -146,13 +148,14 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     texts = meta.texts([item.row.id for item in kept])
     for item, other in zip(kept, others, strict=True):
         row = item.row
+        symbol, kind = _label(row, plan, definitions, meta)
         response.results.append(
             Result(
                 path=row.path,
                 start_line=item.start_line,
                 end_line=item.end_line,
-                symbol=row.symbol,
-                kind=row.kind,
+                symbol=symbol,
+                kind=kind,
                 language=row.language,
                 score=round(item.score, 6),
                 preview=preview(texts.get(row.id, row.text), plan.terms, _asked_line(row, plan)),
@@ -165,6 +168,19 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
             )
         )
     return response, exhausted
+
+
+def _label(row: ChunkRow, plan: QueryPlan, definitions: dict, meta: MetaStore) -> tuple[str, str]:
+    """(symbol, kind) a result is shown with: the chunk's own, or the definition the
+    query asks for when it starts inside a chunk named for another (``ServeHTTP``
+    merged into the chunk of the type before it)."""
+    if not plan.symbol_names:
+        return row.symbol, row.kind
+    found = asked_definition_in(row, plan.symbol_names, definitions)
+    if found is None:
+        return row.symbol, row.kind
+    name, start = found
+    return name, meta.definition_kind(row.path, name, start) or row.kind
 
 
 def _asked_line(row: ChunkRow, plan: QueryPlan) -> int | None:

@@ -579,6 +579,27 @@ def _starting_in(row: ChunkRow, names: set[str], definitions: dict) -> Iterator[
                 yield defined, end
 
 
+def asked_definition_in(
+    row: ChunkRow, names: set[str], definitions: dict
+) -> tuple[str, int] | None:
+    """(name as defined, first line) of a definition the query asks for that starts
+    in the chunk, when the chunk is named for something else: a small function merged
+    into its neighbour's chunk is then shown under its own name. A function's inner
+    function is not one of the chunk's symbols: the chunk stays the outer function's."""
+    if _defines(row, names, definitions) != _HOLDS_START:
+        return None
+    symbol = bare_name(row.symbol.lower())
+    if symbol in names or short_name(symbol) in names:
+        return None
+    own = {name.lower() for name in row.symbols} | {n.lower() for n in _short_names(row.symbols)}
+    for name in sorted(names):
+        for path, start, _end, defined in definitions.get(name, ()):
+            inside = path == row.path and row.start_line <= start <= row.end_line
+            if inside and (defined.lower() in own or short_name(defined).lower() in own):
+                return defined, start
+    return None
+
+
 _NAMED_FOR = 1  # the chunk is named for the definition (one piece of a long one)
 _HOLDS_START = 2  # the chunk holds the definition's first line
 

@@ -512,6 +512,15 @@ class MetaStore:
                 out[name.lower()] = [row[:4] for row in own]
         return out
 
+    def definition_kind(self, path: str, name: str, start_line: int) -> str | None:
+        """The kind of the definition ``name`` that starts at ``start_line`` of ``path``."""
+        row = self.db.execute(
+            "SELECT d.kind FROM definitions d JOIN files f ON f.id=d.file_id"
+            " WHERE f.path=? AND d.name=? AND d.start_line=? LIMIT 1",
+            (path, name, start_line),
+        ).fetchone()
+        return row[0] if row else None
+
     def reexport_chunks(self, names: list[str], limit: int = 10) -> list[int]:
         """Chunks holding a re-export of a name the tree defines nowhere else (as
         ``find_definitions`` answers it): the block of ``pub use`` lines that names it."""
