@@ -591,7 +591,8 @@ def asked_definition_in(
     symbol = bare_name(row.symbol.lower())
     if symbol in names or short_name(symbol) in names:
         return None
-    own = {name.lower() for name in row.symbols} | {n.lower() for n in _short_names(row.symbols)}
+    own = {name.lower() for name in row.symbols.split()}
+    own.update(name.lower() for name in _short_names(row.symbols))
     for name in sorted(names):
         for path, start, _end, defined in definitions.get(name, ()):
             inside = path == row.path and row.start_line <= start <= row.end_line
