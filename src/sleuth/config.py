@@ -33,7 +33,8 @@ INDEX_DIRNAME = ".sleuth"
 SCHEMA_VERSION = 1
 #: Bump when chunking or lexical terms change: files are re-chunked (vectors are kept).
 #: 55: files that hold a private key are secrets (``discover.holds_key``); line windows
-#: end at the file's last line.
+#: end at the file's last line; Python's @overload signatures are definitions of kind
+#: ``overload``.
 CHUNKER_VERSION = 55
 
 #: Files larger than this are skipped (reason ``too_large``).

@@ -10,8 +10,8 @@ TEST_MODULES = frozenset({"tests", "test"})
 KINDS = frozenset(
     {
         "function", "method", "class", "struct", "interface", "enum", "trait", "impl",
-        "type", "module", "constant", "macro", "test", "reexport", "block", "section",
-        "window", "adr",
+        "type", "module", "constant", "macro", "test", "reexport", "overload", "block",
+        "section", "window", "adr",
     }
 )  # fmt: skip
 

@@ -836,7 +836,8 @@ class _Chunker:
                 else:
                     stack.append((node.end_byte, definition, parent_name, kind))
                 continue
-            self._record(node, inner, kind, name, parent_name)
+            overload = self.language == "python" and _overload_stub(node)
+            self._record(node, inner, "overload" if overload else kind, name, parent_name)
             stack.append((node.end_byte, definition, name or parent_name, kind))
         self._sort(top)
         return top
@@ -1126,6 +1127,17 @@ def _take_inner(
     node: marked taken, so the walk does not meet it again as a definition of its own."""
     if inner is not node:
         consumed.add(_key(inner))
+
+
+def _overload_stub(node: tree_sitter.Node) -> bool:
+    """A Python ``@overload`` signature (``@typing.overload``, ``@t.overload``): a type
+    checker's view of the function, not its code, which the definition after it holds."""
+    if node.type != "decorated_definition":
+        return False
+    return any(
+        child.type == "decorator" and _text(child).rstrip().endswith("overload")
+        for child in node.children
+    )
 
 
 def _trivial(lines: list[str]) -> bool:

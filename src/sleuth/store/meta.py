@@ -506,8 +506,9 @@ class MetaStore:
                 forms,
             ).fetchall()
             # a re-export answers only for a name the tree defines nowhere (it comes
-            # from a dependency): else the definition itself is the answer
-            own = [r for r in found if r[4] != "reexport"] or found
+            # from a dependency), and an overload's signature only for a name with no
+            # code of its own: else the definition itself is the answer
+            own = [r for r in found if r[4] not in ("reexport", "overload")] or found
             if own:
                 out[name.lower()] = [row[:4] for row in own]
         return out
