@@ -147,6 +147,7 @@ def test_search_refreshes_changed_files_without_a_watcher(sample_repo: Path) -> 
 BAD_REQUESTS = [
     # (method, path, body (dict = JSON, str/bytes = raw), headers, status, words in the error)
     ("POST", "/search", "{not json", {"content-type": "application/json"}, 400, "malformed json"),
+    ("POST", "/search", b'\xff\xfe{"q"}', {"content-type": "application/json"}, 400, "malformed"),
     ("POST", "/search", {"query": "retry", "k": 10**9}, {}, 422, "k: input should be less"),
     ("POST", "/search", {"query": "retry", "k": 0}, {}, 422, "k: input should be greater"),
     ("POST", "/search", {"query": ""}, {}, 422, "query: string should have at least 1"),
@@ -191,7 +192,7 @@ def test_bad_requests_get_json_errors_and_the_server_keeps_running(sample_repo: 
     with running_daemon(sample_repo, "--no-watch", "--embed", "none") as daemon:
         with daemon.client() as http:
             for method, path, body, headers, status, words in BAD_REQUESTS:
-                if isinstance(body, str):
+                if isinstance(body, str | bytes):
                     reply = http.request(method, path, content=body, headers=headers)
                 else:
                     reply = http.request(method, path, json=body, headers=headers)

@@ -192,9 +192,17 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        kinds = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
+        # (400 here: a body that is not UTF-8 or nests too deep to parse as JSON)
+        kinds = {
+            400: "malformed_json",
+            404: "not_found",
+            405: "method_not_allowed",
+            413: "body_too_large",
+        }
         kind = kinds.get(exc.status_code, "http_error")
         message = str(exc.detail)
+        if exc.status_code == 400:
+            message = f"malformed JSON body: {message[:200]}"
         if exc.status_code == 404:
             message = f"no such endpoint: {request.method} {request.url.path} (see /openapi.json)"
         # (a 405 keeps its Allow header: RFC 9110 requires it)

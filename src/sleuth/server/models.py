@@ -132,8 +132,8 @@ class ErrorBody(BaseModel):
     status: int
     type: str = Field(
         description="malformed_json, invalid_request, bad_query, bad_path, bad_request, "
-        "unauthorized, unknown_repository, not_found, method_not_allowed, body_too_large, "
-        "index_busy, index_corrupt or internal."
+        "unauthorized, misdirected, forbidden_origin, unknown_repository, not_found, "
+        "method_not_allowed, body_too_large, index_busy, index_corrupt or internal."
     )
 
 
