@@ -126,6 +126,11 @@ def test_handles_are_compact_and_expand_to_numbered_code(lexical_repo: Path) -> 
     assert index.expand("src/app.py:6").start_line == 5  # the function holding line 6
     whole = index.expand("src/app.py")
     assert (whole.start_line, whole.end_line) == (1, 8)
+    assert whole.symbol == ""  # a whole file is no one definition
+    with pytest.raises(QueryError, match="no handle of this index"):
+        index.expand(f"{top.chunk_id}:5-12@99")
+    with pytest.raises(QueryError, match="numbered from 1"):
+        index.expand("src/app.py:0")
     assert index.expand("src/app.py:2-3").lines == [
         "from uploads.retry import retry_failed_upload",
         "",

@@ -1007,13 +1007,21 @@ class Index:
             raise QueryError(str(exc)) from None
         known: Handle | None = target if isinstance(target, Handle) else None
         if isinstance(ref, HandleRef):
+            current = self.generation()
+            if ref.generation is not None and ref.generation > current:
+                raise QueryError(
+                    f"{text[:80]!r}: no handle of this index (its generation is {current}, "
+                    f"not {ref.generation}): search again"
+                )
             row = meta.chunks_by_id([ref.chunk_id]).get(ref.chunk_id)
             if row is None:
                 return self._stale(meta, text, ref, known)
             path = row.path
             start = ref.start_line or row.start_line
             end = ref.end_line or row.end_line
-            symbol, kind = row.symbol, row.kind
+            # the chunk's name, for lines within it; other lines are not its code
+            within = row.start_line <= start and end <= row.end_line
+            symbol, kind = (row.symbol, row.kind) if within else ("", "")
         else:
             path = self._indexed_path(meta, ref.path)
             chunks = meta.chunks_in_file(path)
@@ -1029,6 +1037,9 @@ class Index:
                     symbol, kind = holder.symbol, holder.kind
             else:
                 start, end = ref.start_line, ref.end_line
+                holder = _smallest_holding(chunks, start)
+                if holder and end <= holder.end_line:
+                    symbol, kind = holder.symbol, holder.kind
         file_row = meta.file_row(path)
         lines, changed = self._read_indexed(path, file_row)
         if changed:
@@ -1040,8 +1051,10 @@ class Index:
             )
         if end == 0:
             end = max(len(lines), 1)
-        if start < 1 or end < start:
-            raise QueryError(f"bad line range {start}-{end}")
+        if start < 1:
+            raise QueryError(f"{path}:{start}: lines are numbered from 1")
+        if end < start:
+            raise QueryError(f"{path}:{start}-{end}: the range ends before it starts")
         if start > len(lines):
             raise QueryError(f"line {start} is past the end of {path} ({len(lines)} lines)")
         end = min(end, len(lines))
@@ -1056,19 +1069,20 @@ class Index:
                 end,
                 self.generation(),
                 path,
-                symbol or anchor.symbol,
-                kind or anchor.kind,
+                symbol,
+                kind,
                 anchor.language,
             )
             self._remember(handle)
+        # named only when the lines are one chunk's (a whole file is no one definition)
         return Expansion(
             text,
             "fresh",
             path,
             start,
             end,
-            symbol or (anchor.symbol if anchor else ""),
-            kind or (anchor.kind if anchor else ""),
+            symbol,
+            kind,
             lines[first - 1 : last],
             first,
             handle,
