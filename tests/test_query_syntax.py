@@ -50,3 +50,7 @@ def test_bad_filters_are_errors() -> None:
         parse_query("lang:go retry").with_options(language="rust")
     same = parse_query("lang:go retry").with_options(language="Go", kind="function")
     assert same.language == "go" and same.kind == "function"
+    with pytest.raises(QueryError, match="needs a value"):
+        parse_query("symbol:")
+    # a key in a sentence is a word
+    assert parse_query("what type: string or int").text == "what type: string or int"

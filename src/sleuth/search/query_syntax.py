@@ -80,6 +80,9 @@ def parse_query(raw: str) -> ParsedQuery:
         return " "
 
     text = " ".join(_FILTER.sub(take, raw).split())
+    bare = text.rstrip(":")
+    if text.endswith(":") and " " not in text and bare.lower() in KEYS:
+        raise QueryError(f"{text} needs a value: {bare}:VALUE (see `sleuth search --help`)")
     return _checked(ParsedQuery(text, **found))
 
 
