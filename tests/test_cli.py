@@ -241,6 +241,30 @@ def test_unreadable_file_and_directory(tmp_path: Path) -> None:
         shutil.rmtree(base)
 
 
+def test_an_index_this_user_cannot_write_is_not_called_damaged() -> None:
+    base = Path(tempfile.mkdtemp(prefix="sleuth-readonly-", dir="/tmp"))
+    try:
+        root = base / "repo"
+        write_tree(root, {"open.py": "def visible():\n    pass\n"})
+        assert run_cli("index", "--embed", "none", str(root)).returncode == 0
+        for path in (base, *base.rglob("*")):
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        if os.geteuid() == 0:
+            run = _as_nobody  # root writes anywhere: search as another user
+        else:
+            run = run_cli
+            for path in (root / ".sleuth", *(root / ".sleuth").rglob("*")):
+                path.chmod(0o555 if path.is_dir() else 0o444)
+        proc = run("search", "--mode", "lexical", "--no-refresh", "visible", str(root))
+        assert proc.returncode == 1
+        assert "cannot write the index" in proc.stderr and "damaged" not in proc.stderr
+        _no_traceback(proc)
+    finally:
+        for path in base.rglob("*"):
+            path.chmod(0o777)
+        shutil.rmtree(base)
+
+
 def test_search_help_teaches_the_query_syntax() -> None:
     """`sleuth search --help` shows what a query may hold, filters and file names."""
     shown = run_cli("search", "--help")

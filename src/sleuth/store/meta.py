@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import IndexCorrupt
+from ..errors import IndexCorrupt, SleuthError
 from ..tokens import (
     code_terms_text,
     path_suffixes,
@@ -681,8 +681,22 @@ def open_database(path: Path, schema: str) -> sqlite3.Connection:
         db.execute("PRAGMA busy_timeout=30000")
         db.executescript(schema)
     except sqlite3.DatabaseError as exc:
-        raise IndexCorrupt(f"{path.name}: {exc}") from exc
+        raise open_failure(path, exc) from exc
     return db
+
+
+def open_failure(path: Path, exc: sqlite3.DatabaseError) -> SleuthError:
+    """What a database that would not open means: damage, or only that this user may
+    not write where the index is (its folder and its -wal and -shm files need writing,
+    even to search); the first is mended by a rebuild, the second is not."""
+    if isinstance(exc, sqlite3.OperationalError) and (
+        "readonly" in str(exc) or "unable to open" in str(exc)
+    ):
+        return SleuthError(
+            f"cannot write the index in {path.parent} ({exc}): searching needs write "
+            "access to it; check its owner and permissions"
+        )
+    return IndexCorrupt(f"{path.name}: {exc}")
 
 
 class _Transaction:
@@ -726,5 +740,5 @@ def schema_version_of(path: Path) -> int | None:
         finally:
             db.close()
     except sqlite3.DatabaseError as exc:
-        raise IndexCorrupt(f"{path.name}: {exc}") from exc
+        raise open_failure(path, exc) from exc
     return int(row[0]) if row else None
