@@ -265,6 +265,20 @@ def test_streamable_http_on_loopback(sample_repo: Path) -> None:
     assert out == b""  # nothing on stdout
 
 
+def test_the_first_answer_on_a_new_repository_ranks_by_meaning_too(sample_repo: Path) -> None:
+    # as a first command-line search does: words first, then the static tier when it
+    # takes a couple of seconds at most; the model's vectors follow in the background
+    async def body(client: Client) -> None:
+        reply = json.loads(
+            await ok(client, "search", {"query": "where are failed uploads retried"})
+        )
+        assert reply["mode"] == "hybrid", reply
+        assert any("static table" in notice for notice in reply.get("notices", [])), reply
+        assert reply["hits"][0]["symbol"] == "retry_failed_upload"
+
+    session(server(sample_repo, "--no-daemon"), body)
+
+
 def test_cli_mcp_bad_path_is_one_line(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "sleuth.cli", "mcp", str(tmp_path / "missing")],

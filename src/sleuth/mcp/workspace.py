@@ -38,6 +38,8 @@ class Workspace:
         self._index: Index | None = None
         self._build: threading.Thread | None = None
         self._build_error: str = ""
+        #: An answer has waited for the first build once (``prepare``).
+        self._waited = False
 
     # -- the first build ----------------------------------------------------------------
     def start(self, delay: float = 0.0) -> None:
@@ -62,7 +64,10 @@ class Workspace:
 
         builder = Index(self.root)
         try:
-            builder.refresh(lock_timeout=600.0, detector=self.detector, embed=self.embed)
+            if builder.exists() or self.embed == "none":
+                builder.refresh(lock_timeout=600.0, detector=self.detector, embed=self.embed)
+            else:
+                self._build_new(builder)
         except SleuthError as exc:
             self._build_error = str(exc)
         except Exception as exc:  # a failed build must not take the server down
@@ -72,6 +77,19 @@ class Workspace:
         if self.embed != "none" and not self._build_error:
             warm = threading.Thread(target=self._warm_model, daemon=True, name="sleuth-warm")
             warm.start()
+
+    def _build_new(self, builder: Index) -> None:
+        """A new index as the command line builds one: words first, then the static
+        tier when it takes a couple of seconds at most, so that the first answers rank
+        by meaning as well; the model's vectors follow in a background process."""
+        from .. import config
+
+        builder.refresh(lock_timeout=600.0, detector=self.detector, embed="none")
+        pending = builder.pending()
+        if pending and pending / config.STATIC_ASSUMED_RATE <= config.FOREGROUND_STATIC_SECONDS:
+            builder.embed_static()
+        if pending:
+            builder.start_background_embedding()
 
     def _warm_model(self) -> None:
         """Load the model once the index is ready, when searches will use it: the first
@@ -114,12 +132,14 @@ class Workspace:
     def prepare(self, wait: float = FIRST_ANSWER_WAIT) -> dict[str, Any]:
         """Refresh changed files when possible; the index state every reply carries.
 
-        While the first build runs, wait up to ``wait`` seconds for it: a small
-        repository then gets a complete first answer, a large one a partial answer soon.
+        While the first build runs, the first answer waits up to ``wait`` seconds for
+        it: a small repository then gets a complete first answer, a large one a partial
+        answer soon. Later answers do not wait: they answer from what is done.
         """
         self.start()
-        if self.building and wait > 0:
+        if self.building and wait > 0 and not self._waited:
             assert self._build is not None
+            self._waited = True
             self._build.join(wait)
         if self.building:
             state = {
