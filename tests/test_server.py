@@ -234,7 +234,9 @@ def test_tcp_needs_the_bearer_token_unless_no_auth(sample_repo: Path) -> None:
         assert len(token) >= 32
         query = {"query": "retry_failed_upload"}
         with daemon.client() as anonymous:
-            assert anonymous.get("/health").status_code == 200
+            health = anonymous.get("/health")
+            assert health.status_code == 200
+            assert health.json()["repositories"] == [sample_repo.name]  # not where it is
             refused = anonymous.post("/search", json=query)
             assert refused.status_code == 401 and "bearer token" in refused.json()["error"]
             assert anonymous.get("/status").status_code == 401

@@ -233,11 +233,12 @@ def create_app(
 
     @app.get("/health", summary="Liveness: version, pid and the repositories served")
     def health() -> dict[str, Any]:
+        # anyone may ask (no token): behind a token, folder names only, not where they are
         return {
             "ok": True,
             "version": __version__,
             "pid": os.getpid(),
-            "repositories": [str(r.root) for r in registry.repositories],
+            "repositories": [r.root.name if token else str(r.root) for r in registry.repositories],
         }
 
     if token:
