@@ -1253,3 +1253,23 @@ def test_a_definition_merged_into_its_neighbours_chunk_is_shown_under_its_name(
     top = index.search("ServeHTTP", mode="lexical").results[0]
     assert (top.path, top.symbol, top.kind) == ("chain.go", "ServeHTTP", "method")
     assert index.search("ChainHandler", mode="lexical").results[0].symbol == "ChainHandler"
+
+
+def test_a_member_asked_for_with_its_owner_finds_that_owners_member(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "core.py": "class Context:\n"
+            + "".join(f"    def helper_{i}(self):\n        return {i}\n\n" for i in range(6))
+            + "    def invoke(self, callback):\n        return callback(self)\n",
+            "testing.py": "class CliRunner:\n    '''Invokes a command line in isolation.'''\n\n"
+            + "".join(f"    def setup_{i}(self):\n        return {i}\n\n" for i in range(6))
+            + "    def invoke(self, cli, args=None):\n        return cli.main(args)\n",
+        },
+    )
+    git_init(tmp_path)
+    index = Index(tmp_path)
+    index.index(embed="none")
+    for query, path in (("CliRunner.invoke", "testing.py"), ("Context.invoke", "core.py")):
+        top = index.search(query, mode="lexical").results[0]
+        assert (top.path, top.symbol) == (path, "invoke"), query

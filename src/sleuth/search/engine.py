@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -9,11 +10,12 @@ import numpy as np
 import tantivy
 
 from .. import config
+from ..errors import QueryError
 from ..results import OtherHit, Result, SearchResponse
 from ..store.lexical import LexicalStore
 from ..store.meta import ChunkRow, MetaStore
 from ..store.vectors import VectorStore
-from ..tokens import names_path, short_name
+from ..tokens import last_part, names_path, short_name
 from .classify import QueryPlan
 from .filters import Filters
 from .rank import (
@@ -28,6 +30,7 @@ from .rank import (
     merge_and_cut,
     named_line_in,
 )
+from .symbols import definitions_named, split_symbol
 
 PREVIEW_LINES = 3
 #: With filters and too few candidates passing, the second try fetches this many times more.
@@ -198,6 +201,12 @@ def _named_chunks(plan: QueryPlan, meta: MetaStore, pool: int) -> list[int]:
     ]
 
 
+#: Something written before a name: an owner (``Config.load``, ``Rack::Builder``).
+_OWNED = re.compile(r"::|[.#:/\\]")
+#: Definitions of one owned member looked at, at most.
+MEMBERS = 20
+
+
 def _definitions(
     plan: QueryPlan, meta: MetaStore, rows: dict[int, ChunkRow]
 ) -> dict[str, list[tuple[str, int, int, str]]]:
@@ -215,6 +224,20 @@ def _definitions(
     }
     for name, spans in meta.find_definitions(sorted(owned)).items():
         found.setdefault(short_name(name), []).extend(spans)
+    # a method asked for alone with its owner (CliRunner.invoke, Rack::Builder#call):
+    # the owner's method of that name, as find_symbol finds it (types keep the rules
+    # above: Rails::Engine is reopened in many files; names in a question are uses)
+    for name in sorted(names - set(found)) if plan.kind == "identifier" else ():
+        if not _OWNED.search(name) or any(ch in name for ch in "*?"):
+            continue
+        try:
+            base, qualifier = split_symbol(name)
+        except QueryError:
+            continue
+        members = definitions_named(meta, base, qualifier, True, None, Filters(), MEMBERS)
+        members = [m for m in members if m.kind in ("method", "function")]
+        if members:
+            found[name] = [(r.path, r.start_line, r.end_line, last_part(r.symbol)) for r in members]
     return found
 
 

@@ -589,7 +589,8 @@ def asked_definition_in(
     if _defines(row, names, definitions) != _HOLDS_START:
         return None
     symbol = bare_name(row.symbol.lower())
-    if symbol in names or short_name(symbol) in names:
+    asked = names | {short_name(name) for name in names}
+    if symbol in asked or short_name(symbol) in asked:
         return None
     own = {name.lower() for name in row.symbols.split()}
     own.update(name.lower() for name in _short_names(row.symbols))
