@@ -1273,3 +1273,12 @@ def test_a_member_asked_for_with_its_owner_finds_that_owners_member(tmp_path: Pa
     for query, path in (("CliRunner.invoke", "testing.py"), ("Context.invoke", "core.py")):
         top = index.search(query, mode="lexical").results[0]
         assert (top.path, top.symbol) == (path, "invoke"), query
+
+
+def test_a_long_preview_line_says_it_is_cut() -> None:
+    from sleuth.search.engine import PREVIEW_LINE_CHARS, preview
+
+    shown = preview("x = call(" + "argument, " * 40 + ")\nshort line", ["argument"])
+    first, second = shown.split("\n")
+    assert len(first) == PREVIEW_LINE_CHARS and first.endswith("…")
+    assert second == "short line"

@@ -272,5 +272,13 @@ def preview(text: str, terms: list[str], asked: int | None = None) -> str:
                 best, best_hits = i, hits
     while best < len(lines) and not lines[best].strip():
         best += 1
-    picked = [line.rstrip()[:160] for line in lines[best : best + PREVIEW_LINES]]
+    picked = [_cut(line.rstrip()) for line in lines[best : best + PREVIEW_LINES]]
     return "\n".join(picked).strip("\n")
+
+
+#: Characters of one preview line; a longer line ends in "…" so it is not taken whole.
+PREVIEW_LINE_CHARS = 160
+
+
+def _cut(line: str) -> str:
+    return line if len(line) <= PREVIEW_LINE_CHARS else line[: PREVIEW_LINE_CHARS - 1] + "…"
