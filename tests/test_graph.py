@@ -107,6 +107,12 @@ def test_html_is_self_contained(embedded_repo: Path) -> None:
     assert '"schema":"sleuth-graph/1"' in page
 
 
+def test_cli_says_when_the_path_matches_no_file(embedded_repo: Path) -> None:
+    proc = run_cli("graph", str(embedded_repo), "--path", "nomatch/**", "--format", "json")
+    assert proc.returncode == 1
+    assert "no indexed file matches the path 'nomatch/**'" in proc.stderr
+
+
 def test_cli_writes_each_format(embedded_repo: Path, tmp_path: Path) -> None:
     proc = run_cli("graph", str(embedded_repo), "--format", "json", "-k", "2")
     assert proc.returncode == 0, proc.stderr

@@ -437,13 +437,16 @@ def graph(
     index = Index(path)
     built = index.graph(type_.value, k=k, threshold=threshold, path=glob)
     if not built.nodes:
-        hint = (
-            f"{built.missing_vectors} files have no vectors yet: run `sleuth index --embed deep`"
-            if built.missing_vectors
-            else f"no {type_.value if type_ != GraphType.all else ''} files in the index".replace(
-                "  ", " "
+        kind = f"{type_.value} " if type_ != GraphType.all else ""
+        if built.missing_vectors:
+            hint = (
+                f"{built.missing_vectors} files have no vectors yet: "
+                "run `sleuth index --embed deep`"
             )
-        )
+        elif glob:
+            hint = f"no indexed {kind}file matches the path {glob!r}"
+        else:
+            hint = f"no {kind}files in the index"
         _fail(f"nothing to draw: {hint}")
     if built.missing_vectors:
         err.print(
