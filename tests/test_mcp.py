@@ -19,6 +19,7 @@ from mcp.client.stdio import StdioServerParameters
 from sleuth import Index
 from sleuth.config import MAX_QUERY_CHARS
 from sleuth.handles import MAX_REPLY_TOKENS, estimate_tokens
+from sleuth.mcp.server import pack_reply
 
 from .conftest import git_init, write_tree
 
@@ -185,6 +186,9 @@ def test_no_reply_exceeds_its_budget(tmp_path: Path) -> None:
                 assert json.loads(reply)["omitted"] > 0
         reply = await ok(client, "search", {"query": "handler total value step", "k": 100})
         assert len(json.loads(reply)["hits"]) + json.loads(reply).get("omitted", 0) == 100
+        # a budget nothing fits in says what would
+        empty = json.loads(pack_reply({"mode": "hybrid"}, "hits", [{"x": "y" * 2000}], 200))
+        assert empty["hits"] == [] and "max_tokens of about" in empty["note"]
         for budget in (300, 8000, MAX_REPLY_TOKENS):
             code = await ok(
                 client,

@@ -93,6 +93,11 @@ def pack_reply(head: dict, key: str, items: list[dict], budget: int) -> str:
     omitted = len(items) - len(reply[key])
     if omitted:
         reply["omitted"] = omitted
+        if not reply[key]:  # say what it would take, rather than answer with nothing
+            need = used + estimate_tokens(_compact(items[0])) + 1
+            noted = {**reply, "note": f"the first needs max_tokens of about {need}"}
+            if estimate_tokens(_compact(noted)) <= budget:
+                reply = noted
     return _compact(reply)
 
 
