@@ -532,3 +532,16 @@ def _alive(pid: int) -> bool:
     # a zombie (exited, not yet reaped by its new parent) counts as gone
     proc = Path(f"/proc/{pid}/stat")
     return not (proc.exists() and proc.read_text().split(")")[-1].split()[0] == "Z")
+
+
+def test_a_folder_name_two_served_repositories_share_is_refused(tmp_path: Path) -> None:
+    from sleuth.server.registry import Registry, ServedRepository, UnknownRepository
+
+    roots = [write_tree(tmp_path / side / "app", {"a.py": "x = 1\n"}) for side in ("one", "two")]
+    registry = Registry([ServedRepository(root, "none", watch=False) for root in roots])
+    try:
+        with pytest.raises(UnknownRepository, match="names 2 served repositories"):
+            registry.get("app")
+        assert registry.get(str(roots[1])).root == roots[1]
+    finally:
+        registry.close()

@@ -250,8 +250,14 @@ class Registry:
         if name is None or not name.strip():
             return self.repositories[0]
         for repo in self.repositories:
-            if name in (str(repo.root), repo.name):
+            if name == str(repo.root):
                 return repo
+        named = [repo for repo in self.repositories if name == repo.name]
+        if len(named) > 1:
+            roots = ", ".join(str(r.root) for r in named)
+            raise UnknownRepository(f"{name!r} names {len(named)} served repositories: {roots}")
+        if named:
+            return named[0]
         candidate = Path(name).expanduser()
         if candidate.is_absolute():
             resolved = candidate.resolve()
