@@ -723,8 +723,9 @@ class Index:
         info.update(counts)
         info["embedding_model"] = meta.get("embed_model")
         info["static_model"] = meta.get("static_model")
+        # nothing to embed is all embedded, as the index state of an answer says
         info["embedded_fraction"] = (
-            round(counts["embedded_chunks"] / counts["chunks"], 4) if counts["chunks"] else 0.0
+            round(counts["embedded_chunks"] / counts["chunks"], 4) if counts["chunks"] else 1.0
         )
         info["background_embedder_pid"] = self.background_embedder_pid()
         info["writer_pid"] = FileLock(self.layout.write_lock).held_by_other()

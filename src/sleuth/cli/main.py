@@ -189,7 +189,7 @@ def status(
     out.print(f"  chunks       {info['chunks']:,}   definitions {info['definitions']:,}")
     embedding = (
         f"{info['embedded_chunks']:,} of {info['chunks']:,} "
-        f"({info['embedded_fraction']:.0%})  model {info['embedding_model']}"
+        f"({int(info['embedded_fraction'] * 100)}%)  model {info['embedding_model']}"
     )
     out.print(f"  vectors      {embedding}")
     if info.get("static_model"):
@@ -207,7 +207,7 @@ def status(
     if history:
         line = (
             f"  history      {history['commits']:,} commits, "
-            f"{history['embedded_fraction']:.0%} with vectors"
+            f"{int(history['embedded_fraction'] * 100)}% with vectors"
         )
         if history["background_embedder_pid"]:
             line += f" (embedding, pid {history['background_embedder_pid']})"
