@@ -1282,3 +1282,15 @@ def test_a_long_preview_line_says_it_is_cut() -> None:
     first, second = shown.split("\n")
     assert len(first) == PREVIEW_LINE_CHARS and first.endswith("…")
     assert second == "short line"
+
+
+def test_a_name_that_is_a_common_word_is_still_searched(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {"app.py": "class Application:\n    def find(self, name):\n        return name\n"},
+    )
+    git_init(tmp_path)
+    index = Index(tmp_path)
+    index.index(embed="none")
+    top = index.search("find", mode="lexical").results[0]
+    assert (top.path, top.symbol) == ("app.py", "find")

@@ -218,9 +218,12 @@ def sorted_terms(texts: Iterable[str]) -> str:
 def query_terms(query: str) -> list[str]:
     """Searchable terms of a query: code terms without stopwords, order kept, no repeats."""
     seen: dict[str, None] = {}
-    for term in code_terms(query):
+    terms = code_terms(query)
+    for term in terms:
         if term not in STOPWORDS and len(term) > 1:
             seen.setdefault(term, None)
+    if not seen:  # only stopwords: a name such as `get`, `find` or `function_` is asked for
+        seen = dict.fromkeys(term for term in terms if len(term) > 1)
     return list(seen)
 
 

@@ -198,6 +198,7 @@ _ELIXIR_DEFS = {
     "defprotocol": "interface",
     "defimpl": "impl",
     "defguard": "function",
+    "defguardp": "function",
     "defdelegate": "function",
 }
 #: Members named by a keyword, not by an identifier: (language, node type) -> name.
