@@ -430,6 +430,13 @@ class Index:
         with FileLock(self.layout.embed_lock).taken(0) as taken:
             return self._fill_static(meta, progress, changed=False) if taken else 0
 
+    def embed_static_if_quick(self, pending: int, progress: Progress = _quiet) -> bool:
+        """``embed_static`` for ``pending`` chunks when that is estimated at
+        ``config.FOREGROUND_STATIC_SECONDS`` or less (a new index's first answers then
+        rank by meaning too); whether it ran and gave vectors."""
+        quick = pending / config.STATIC_ASSUMED_RATE <= config.FOREGROUND_STATIC_SECONDS
+        return quick and self.embed_static(progress) > 0
+
     def pending(self) -> int:
         """Distinct chunk texts that have no vector yet."""
         return pending_count(self._open())

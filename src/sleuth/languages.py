@@ -195,6 +195,7 @@ def parser_for(language: str) -> tree_sitter.Parser | None:
         return None
 
 
+@cache
 def known_languages() -> frozenset[str]:
     """Every language a file can be given (``lang:`` and ``--lang`` take these)."""
     return frozenset({*EXTENSIONS.values(), *FILENAMES.values(), *DOC_LANGUAGES})

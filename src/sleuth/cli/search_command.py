@@ -240,8 +240,7 @@ def _bring_up_to_date(index: Index, refresh: bool, as_json: bool) -> Callable[[]
         if report.pending and seconds <= config.FOREGROUND_EMBED_SECONDS:
             index.embed(bars)
         elif report.pending:
-            quick = report.pending / config.STATIC_ASSUMED_RATE
-            static = quick <= config.FOREGROUND_STATIC_SECONDS and index.embed_static(bars)
+            static = index.embed_static_if_quick(report.pending, bars)
             now = "with the static tier" if static else "lexically"
             err.print(
                 f"[dim]{report.pending} chunks to embed (~{seconds:.0f} s): "

@@ -82,13 +82,10 @@ class Workspace:
         """A new index as the command line builds one: words first, then the static
         tier when it takes a couple of seconds at most, so that the first answers rank
         by meaning as well; the model's vectors follow in a background process."""
-        from .. import config
-
         builder.refresh(lock_timeout=600.0, detector=self.detector, embed="none")
         pending = builder.pending()
-        if pending and pending / config.STATIC_ASSUMED_RATE <= config.FOREGROUND_STATIC_SECONDS:
-            builder.embed_static()
         if pending:
+            builder.embed_static_if_quick(pending)
             builder.start_background_embedding()
 
     def _warm_model(self) -> None:

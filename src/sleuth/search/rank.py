@@ -556,7 +556,9 @@ def _exact_case(
         return True
     if defines != _HOLDS_START:
         return False
-    return any(short_name(defined) in exact for defined, _ in _starting_in(row, names, definitions))
+    return any(
+        short_name(defined) in exact for defined, _, _ in _starting_in(row, names, definitions)
+    )
 
 
 def _holds_inner(row: ChunkRow, names: set[str], definitions: dict) -> bool:
@@ -567,16 +569,18 @@ def _holds_inner(row: ChunkRow, names: set[str], definitions: dict) -> bool:
     own = {symbol, short_name(symbol), *(n.lower() for n in _short_names(row.symbols))}
     if not own.isdisjoint(names):
         return False
-    return any(end <= row.end_line for _, end in _starting_in(row, names, definitions))
+    return any(end <= row.end_line for _, _, end in _starting_in(row, names, definitions))
 
 
-def _starting_in(row: ChunkRow, names: set[str], definitions: dict) -> Iterator[tuple[str, int]]:
-    """(name as defined, last line) of the asked-for definitions whose first line is in
-    the chunk."""
+def _starting_in(
+    row: ChunkRow, names: set[str], definitions: dict
+) -> Iterator[tuple[str, int, int]]:
+    """(name as defined, first line, last line) of the asked-for definitions whose first
+    line is in the chunk."""
     for name in names:
         for path, start, end, defined in definitions.get(name, ()):
             if path == row.path and row.start_line <= start <= row.end_line:
-                yield defined, end
+                yield defined, start, end
 
 
 def asked_definition_in(
@@ -586,19 +590,15 @@ def asked_definition_in(
     in the chunk, when the chunk is named for something else: a small function merged
     into its neighbour's chunk is then shown under its own name. A function's inner
     function is not one of the chunk's symbols: the chunk stays the outer function's."""
-    if _defines(row, names, definitions) != _HOLDS_START:
-        return None
     symbol = bare_name(row.symbol.lower())
     asked = names | {short_name(name) for name in names}
     if symbol in asked or short_name(symbol) in asked:
         return None
     own = {name.lower() for name in row.symbols.split()}
     own.update(name.lower() for name in _short_names(row.symbols))
-    for name in sorted(names):
-        for path, start, _end, defined in definitions.get(name, ()):
-            inside = path == row.path and row.start_line <= start <= row.end_line
-            if inside and (defined.lower() in own or short_name(defined).lower() in own):
-                return defined, start
+    for defined, start, _ in sorted(_starting_in(row, names, definitions)):
+        if defined.lower() in own or short_name(defined).lower() in own:
+            return defined, start
     return None
 
 
