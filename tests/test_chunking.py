@@ -463,6 +463,75 @@ def test_a_haskell_equation_without_arguments_is_a_definition() -> None:
     assert "step5 <- tick" in by_name["label"].text
 
 
+def test_kotlin_multiplatform_constructors_and_soft_keywords_do_not_hide_the_rest() -> None:
+    """``internal actual constructor(`` on the line after its class, a variable named
+    ``final`` or ``by`` starting a statement, a call ``get(copy)`` after a ``val``, and
+    an annotated setter each made the grammar lose the rest of the file (okio, ktor)."""
+    source = """actual open class ByteString
+internal actual constructor(
+    internal actual val data: ByteArray,
+) {
+    actual fun utf8(): String = data.decodeToString()
+
+    fun copyInto(buffer: Buffer) {
+        val copy = ByteArray(3)
+        get(copy)
+    }
+
+    private var final = false
+
+    fun doFinal() {
+        final = true
+        by.writeUtf8("by")
+    }
+
+    public var bodyType: TypeInfo?
+        get() = attributes.getOrNull(Key)
+
+        @InternalAPI set(value) {
+            attributes.put(Key, value)
+        }
+
+    actual override fun hashCode(): Int = data.hashCode()
+}
+
+typealias Rights = Long
+"""
+    chunks, definitions = checked_chunks("kotlin", source)
+    assert {(d.name, d.kind) for d in definitions} >= {
+        ("ByteString", "class"),
+        ("utf8", "method"),
+        ("copyInto", "method"),
+        ("doFinal", "method"),
+        ("bodyType", "method"),
+        ("hashCode", "method"),
+        ("Rights", "type"),
+    }
+    text = "\n".join(c.text for c in chunks)
+    assert "internal actual constructor(" in text and "final = true" in text
+    assert "        get(copy)" in text
+
+
+def test_kotlin_properties_with_accessor_bodies_are_definitions() -> None:
+    """``val isAbsolute: Boolean get() = ..`` runs code when read, a method in all but
+    syntax; a property with a value only, or a bodiless ``private set``, is not."""
+    source = (
+        "class Path {\n"
+        "    val isAbsolute: Boolean\n        get() = commonIsAbsolute()\n"
+        "    var size: Int = 0\n        private set\n"
+        "    val FileSystem.isFake: Boolean get() = true\n"
+        "}\n\n"
+        "val isRoot: Boolean\n    get() = false\n"
+    )
+    _, definitions = checked_chunks("kotlin", source)
+    assert {(d.name, d.kind) for d in definitions} == {
+        ("Path", "class"),
+        ("isAbsolute", "method"),
+        ("isFake", "method"),
+        ("isRoot", "function"),
+    }
+
+
 def test_a_kotlin_top_level_value_spanning_lines_is_a_definition() -> None:
     """`val SSE = createClientPlugin(..) { .. }` is how Kotlin libraries define plugins
     and modules; one-line values and class members are not definitions of their own."""
@@ -1051,8 +1120,16 @@ def test_functions_inside_a_function_are_definitions_of_their_own() -> None:
         ("outer", "", False),
         ("helper", "outer", True),
     ]
-    tests = 'test("retries", () => {\n  function fakeSend() {\n    return 1\n  }\n})\n'
-    assert [d.name for d in chunk_text("typescript", tests)[1]] == []  # a test's fakes are not
+    tests = (
+        'describe("client", () => {\n  test("retries", () => {\n'
+        "    function isLeaking(api) {\n      return api.open > 0\n    }\n"
+        "    const fake = {\n      async fetch(request) {\n        return 1\n      },\n"
+        "      parseJson: function (text) {\n        return text\n      },\n    }\n"
+        "  })\n})\n"
+    )
+    found = chunk_text("typescript", tests)[1]
+    # a test's helper is found by name; its fakes' members are not
+    assert [(d.name, d.kind, d.local) for d in found] == [("isLeaking", "function", True)]
 
 
 def test_c_and_cpp_export_macros_do_not_hide_definitions() -> None:

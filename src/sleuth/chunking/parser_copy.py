@@ -11,10 +11,20 @@ from collections.abc import Callable
 
 from .c_conditionals import one_configuration
 
-#: tree-sitter-kotlin reads a statement that starts with a variable named ``where``
-#: (``where?.let { ... }``, ``where = ...``, common in query builders) as a
-#: type-constraint clause and loses the rest of the file.
-_KOTLIN_WHERE = re.compile(r"(?m)^([ \t]*)where(?=[ \t]*(?:\?\.|\.|=(?!=)))")
+#: tree-sitter-kotlin reads a statement that starts with a variable named ``where``,
+#: ``final`` or ``by`` (``where?.let { ... }``, ``final = true``, ``by.write(..)``) as a
+#: type-constraint clause or a modifier and loses the rest of the file.
+_KOTLIN_SOFT_KEYWORD = re.compile(r"(?m)^[ \t]*(?:where|final|by)(?=[ \t]*(?:\?\.|\.|=(?!=)))")
+#: ... a call ``get(copy)`` on the line after a ``val`` as that property's getter (a
+#: getter takes no arguments, so a call with some is renamed).
+_KOTLIN_GET_CALL = re.compile(r"(?m)^([ \t]*)get(?=\((?!\s*\)))")
+#: ... a platform modifier on a primary constructor on the line after its class
+#: (``actual open class ByteString`` then ``internal actual constructor(..)``, Kotlin
+#: Multiplatform) as junk, losing every member: the modifier is blanked.
+_KOTLIN_PLATFORM_CONSTRUCTOR = re.compile(
+    r"(?m)^[ \t]*(?:(?:public|internal|private|protected)[ \t]+)?(actual|expect)"
+    r"(?=[ \t]+constructor\b)"
+)
 #: ... and a name ``suspend`` (a named argument ``suspend = { .. }``, ``val suspend``)
 #: as the start of a suspending function type.
 _KOTLIN_SUSPEND_NAME = re.compile(r"\bsuspend(?=[ \t]*(?:=(?!=)|\?\.|\.|,|\)|:))")
@@ -24,11 +34,11 @@ _KOTLIN_SUSPEND_NAME = re.compile(r"\bsuspend(?=[ \t]*(?:=(?!=)|\?\.|\.|,|\)|:))
 #: inside brackets, but holds no ``{`` or line break outside them.
 _KOTLIN_GUARD = re.compile(r"(?m)^[ \t]*(?:!?is|!?in|else)\b(?:(?!->)[^\n{}])*?[ \t](if)\b")
 _GUARD_MAX_CHARS = 600
-#: An annotated getter of a property declared without a type (``val id`` then
+#: An annotated getter or setter of a property declared without a type (``val id`` then
 #: ``@OptIn(X::class) get() = ..``) loses the rest of the file too: the annotation is
 #: blanked.
 _KOTLIN_ACCESSOR_ANNOTATION = re.compile(
-    r"@[\w.]+(?![\w.])(?:\((?:[^()\n]|\([^()\n]*\))*\))?(?=\s*get[ \t]*\()"
+    r"@[\w.]+(?![\w.])(?:\((?:[^()\n]|\([^()\n]*\))*\))?(?=\s*[gs]et[ \t]*\()"
 )
 #: ... and so does an annotated primary constructor on the line after its class
 #: (``value class Result<T>`` then ``@PublishedApi internal constructor(..)``).
@@ -39,7 +49,10 @@ _KOTLIN_CONSTRUCTOR_ANNOTATION = re.compile(
 
 
 def _rewrite_kotlin(text: str) -> str:
-    text = _KOTLIN_WHERE.sub(r"\1wherE", text)
+    text = _KOTLIN_SOFT_KEYWORD.sub(_flip_soft_keyword, text)
+    text = _KOTLIN_GET_CALL.sub(r"\1geT", text)
+    if "actual" in text or "expect" in text:
+        text = _KOTLIN_PLATFORM_CONSTRUCTOR.sub(_blank_group, text)
     if "suspend" in text:
         text = _KOTLIN_SUSPEND_NAME.sub("suspenD", text)
     if "@" in text:
@@ -132,6 +145,19 @@ _C_DIRECTIVE = re.compile(r"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
 
 def _spaces(match: re.Match[str]) -> str:
     return " " * len(match.group(0))
+
+
+def _blank_group(match: re.Match[str]) -> str:
+    """The match with its first group blanked."""
+    start, end = match.span(1)
+    whole = match.group(0)
+    offset = match.start(0)
+    return whole[: start - offset] + " " * (end - start) + whole[end - offset :]
+
+
+def _flip_soft_keyword(match: re.Match[str]) -> str:
+    """A keyword used as a name, its last letter in capitals: a name, same length."""
+    return match.group(0)[:-1] + match.group(0)[-1].upper()
 
 
 def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:

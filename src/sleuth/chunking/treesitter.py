@@ -119,6 +119,7 @@ DEFINITIONS: dict[str, dict[str, str]] = {
         "object_declaration": "class",
         "function_declaration": "function",
         "companion_object": "class",
+        "type_alias": "type",
     },
     "swift": {
         "class_declaration": "class",
@@ -187,6 +188,9 @@ _NAME_TYPES = frozenset(
         "alias",
     }
 )
+#: Nodes that hold an object's or a class's members, in the grammars that define tests
+#: by calls (``test(..)``, ``it(..)``).
+_MEMBER_LISTS = frozenset({"object", "class_body", "object_type"})
 #: Functions directly inside these are methods (inside a module or namespace they are not).
 _CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "impl", "type"})
 _ELIXIR_DEFS = {
@@ -373,18 +377,29 @@ def _haskell_bind(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] |
 
 
 def _kotlin_property(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
-    """A top-level ``val`` whose value spans lines: ``val SSE = createClientPlugin(..) {
-    .. }``, ``val appModule = module { .. }``. Kotlin libraries define plugins, modules
-    and configurations this way (as JavaScript does with ``export const``); one-line
-    values and members of classes stay with the code around them."""
+    """A property with a getter or setter body (``val isAbsolute: Boolean get() = ..``)
+    runs code each time it is used, a method in all but syntax, as Swift's computed
+    properties are. A top-level ``val`` whose value spans lines (``val SSE =
+    createClientPlugin(..) { .. }``, ``val appModule = module { .. }``) is how Kotlin
+    libraries define plugins, modules and configurations (as JavaScript does with
+    ``export const``); one-line values and plain members stay with the code around them."""
+    variable = next((c for c in node.named_children if c.type == "variable_declaration"), None)
+    name = None
+    if variable is not None:
+        name = next((c for c in variable.named_children if c.type == "identifier"), None)
+    if name is None:
+        return None
+    if any(
+        c.type in ("getter", "setter") and any(b.type == "function_body" for b in c.children)
+        for c in node.named_children
+    ):
+        return "function", _text(name)[:120], node
     if node.parent is None or node.parent.type != "source_file":
         return None
-    variable = next((c for c in node.named_children if c.type == "variable_declaration"), None)
-    value = node.named_children[-1] if node.named_children else None
-    if variable is None or value is None or value is variable or not _spans_lines(value):
+    value = node.named_children[-1]
+    if value is variable or not _spans_lines(value):
         return None
-    name = next((c for c in variable.named_children if c.type == "identifier"), None)
-    return ("constant", _text(name)[:120], node) if name is not None else None
+    return "constant", _text(name)[:120], node
 
 
 def _python_constant(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
@@ -795,7 +810,9 @@ class _Chunker:
                 continue  # the inner definition of a wrapper already taken
             parent_name, parent_kind = (stack[-1][2], stack[-1][3]) if stack else ("", "")
             if parent_kind in _FUNCTION_KINDS:
-                if parent_kind != "test":
+                # a test's own helpers too (ky's `isKyLeaking` in a `test(..)` body), but
+                # not the members of its fakes (`{ async fetch(request) { .. } }`)
+                if parent_kind != "test" or getattr(node.parent, "type", "") not in _MEMBER_LISTS:
                     self._nested(node, stack[-1][1], parent_name, consumed)
                 continue
             if self.language == "haskell" and _inside(node, "signature"):
