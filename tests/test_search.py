@@ -26,7 +26,7 @@ from sleuth.search.rank import (
     verbatim_needle,
 )
 from sleuth.store.lexical import LexicalStore
-from sleuth.store.meta import VECTOR_TABLES, ChunkRow, MetaStore
+from sleuth.store.meta import VECTOR_TABLES, ChunkRow, DefinitionSpan, MetaStore
 from sleuth.tokens import names_path
 
 from .conftest import git_init, write_tree
@@ -685,7 +685,7 @@ def test_a_name_only_an_older_version_defines_is_found_there() -> None:
             "",
         ),
         2: ChunkRow(
-            2, "src/v4/schemas.ts", "typescript", 1, 20, "class", "ZodEmoji", "", "", "", "", ""
+            2, "src/v4/schemas.ts", "typescript", 1, 40, "class", "ZodEmoji", "", "", "", "", ""
         ),
     }
 
@@ -694,11 +694,11 @@ def test_a_name_only_an_older_version_defines_is_found_there() -> None:
         rank.apply_priors(plan, scored, definitions)
         return [item.row.path for item in sorted(scored, key=lambda item: -item.score)]
 
-    only_v3 = {"isemoji": [("src/v3/types.ts", 12, 14, "isEmoji")]}
+    only_v3 = {"isemoji": [DefinitionSpan("src/v3/types.ts", 12, 14, "isEmoji", "function")]}
     both = {
         "isemoji": [
-            ("src/v3/types.ts", 12, 14, "isEmoji"),
-            ("src/v4/schemas.ts", 30, 32, "isEmoji"),
+            DefinitionSpan("src/v3/types.ts", 12, 14, "isEmoji", "function"),
+            DefinitionSpan("src/v4/schemas.ts", 30, 32, "isEmoji", "function"),
         ]
     }
     assert order(only_v3) == ["src/v3/types.ts", "src/v4/schemas.ts"]
@@ -969,7 +969,7 @@ def test_an_inner_function_asked_with_its_case_takes_the_exact_case_prior() -> N
 
     def order(defined_as: str) -> list[str]:
         scored = [Scored(store, 1.0), Scored(other, 3.0)]
-        spans = {"replacereducer": [("src/store.ts", 30, 46, defined_as)]}
+        spans = {"replacereducer": [DefinitionSpan("src/store.ts", 30, 46, defined_as, "function")]}
         rank.apply_priors(plan, scored, spans)
         return [item.row.path for item in sorted(scored, key=lambda item: -item.score)]
 
@@ -1010,6 +1010,37 @@ def test_an_inner_function_comes_first_for_its_name_over_longer_names(tmp_path: 
     first = index.search("replace_reducer", mode="lexical").results[0]
     assert (first.path, first.symbol) == ("store.py", "create_store")
     assert index.search("replace_reducer_on_reload", mode="lexical").results[0].path == "hot.py"
+
+
+def test_an_inner_function_asked_alone_comes_before_a_function_named_for_part(
+    tmp_path: Path,
+) -> None:
+    """``transferTo`` asks for the method of that name, even when it sits in an object
+    inside a long function (no symbol field names it) and a function named ``transfer``
+    matches the name's one searchable word in its symbol field."""
+    reads = "".join(f"      const part{k} = source.read({k})\n" for k in range(14))
+    write_tree(
+        tmp_path,
+        {
+            "src/proxy.js": (
+                "function transfer(source, sink) {\n"
+                "  // transfer bytes until the source ends\n"
+                "  while (source.more()) sink.write(source.next())\n}\n"
+            ),
+            "src/streams.js": (
+                "function inputStream(source) {\n"
+                "  return {\n"
+                "    read() {\n" + reads + "      return part0\n    },\n"
+                "    transferTo(out) {\n      return out.writeAll(source)\n    },\n"
+                "  }\n}\n"
+            ),
+        },
+    )
+    index = Index(tmp_path)
+    index.index(embed="none")
+    first = index.search("transferTo", k=3, mode="lexical").results[0]
+    assert (first.path, first.symbol, first.kind) == ("src/streams.js", "inputStream", "function")
+    assert index.search("transfer", k=3, mode="lexical").results[0].path == "src/proxy.js"
 
 
 def test_code_and_comments_in_other_languages_are_found_by_their_words(tmp_path: Path) -> None:

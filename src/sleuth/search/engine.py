@@ -13,7 +13,7 @@ from .. import config
 from ..errors import QueryError
 from ..results import OtherHit, Result, SearchResponse
 from ..store.lexical import LexicalStore
-from ..store.meta import ChunkRow, MetaStore
+from ..store.meta import ChunkRow, DefinitionSpan, MetaStore
 from ..store.vectors import VectorStore
 from ..tokens import last_part, names_path, short_name
 from .classify import QueryPlan
@@ -182,8 +182,7 @@ def _label(row: ChunkRow, plan: QueryPlan, definitions: dict, meta: MetaStore) -
     found = asked_definition_in(row, plan.symbol_names, definitions)
     if found is None:
         return row.symbol, row.kind
-    name, start = found
-    return name, meta.definition_kind(row.path, name, start) or row.kind
+    return found.name, found.kind
 
 
 def _asked_line(row: ChunkRow, plan: QueryPlan) -> int | None:
@@ -209,7 +208,7 @@ MEMBERS = 20
 
 def _definitions(
     plan: QueryPlan, meta: MetaStore, rows: dict[int, ChunkRow]
-) -> dict[str, list[tuple[str, int, int, str]]]:
+) -> dict[str, list[DefinitionSpan]]:
     """Where the names a query asks for are defined, by name as asked. Definitions named
     with their owner (Lua's ``Spec:import`` for ``import``) are found through the
     candidates that carry such a name: the name table cannot be searched by its end."""
@@ -237,7 +236,10 @@ def _definitions(
         members = definitions_named(meta, base, qualifier, True, None, Filters(), MEMBERS)
         members = [m for m in members if m.kind in ("method", "function")]
         if members:
-            found[name] = [(r.path, r.start_line, r.end_line, last_part(r.symbol)) for r in members]
+            found[name] = [
+                DefinitionSpan(r.path, r.start_line, r.end_line, last_part(r.symbol), r.kind)
+                for r in members
+            ]
     return found
 
 

@@ -19,7 +19,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..languages import DOC_LANGUAGES
-from ..store.meta import ChunkRow
+from ..store.meta import ChunkRow, DefinitionSpan
 from ..tokens import bare_name, names_path, short_name, split_identifier
 from .classify import QueryPlan
 from .filters import category_of, chunk_category
@@ -40,7 +40,8 @@ PRIORS = {
     # ... a capitalised name asked for alone, and the chunk is the type of exactly that
     # name: `Index` asks for class Index, not the method index() or class Indexer
     "type_name": 2.5,
-    # ... a lower-case one, and the chunk is the function or method of exactly that name:
+    # ... a lower-case one, and the chunk is the function or method of exactly that name
+    # (or holds its first line: an inner function, `transferTo` in a returned object):
     # `index` asks for def index(), not class Indexer in indexer.py
     "function_name": 2.5,
     # ... as a function's inner function, which no symbol field names: it makes up for
@@ -223,7 +224,7 @@ def _reciprocal_ranks(scores: dict[int, float], k: int = 60) -> dict[int, float]
 def apply_priors(
     plan: QueryPlan,
     scored: list[Scored],
-    definitions: dict[str, list[tuple[str, int, int]]],
+    definitions: dict[str, list[DefinitionSpan]],
 ) -> None:
     names = plan.symbol_names
     exact = plan.exact_names
@@ -240,8 +241,8 @@ def apply_priors(
                 factor *= PRIORS["definition_head"]
             if _exact_case(row, exact, names, definitions, defines):
                 factor *= PRIORS["exact_case"]
-            if plan.name_alone and short_name(row.symbol) == plan.text:
-                factor *= _kind_asked(plan.text, row.kind)
+            if plan.name_alone:
+                factor *= _kind_asked(plan.text, _kind_defined(row, plan.text, names, definitions))
             if defines == _HOLDS_START and _holds_inner(row, names, definitions):
                 factor *= PRIORS["inner_definition"]
         if category == "tests":
@@ -546,6 +547,16 @@ def _short_names(symbols: str) -> tuple[str, ...]:
     return tuple(short_name(name) for name in symbols.split())
 
 
+def _kind_defined(row: ChunkRow, name: str, names: set[str], definitions: dict) -> str:
+    """The kind of the definition of exactly ``name`` the chunk is, or holds the first
+    line of when another names it (a function's inner function, a small definition
+    merged into its neighbour's chunk); "" when there is none."""
+    if short_name(row.symbol) == name:
+        return row.kind
+    spans = _starting_in(row, names, definitions)
+    return next((span.kind for span in spans if short_name(span.name) == name), "")
+
+
 def _exact_case(
     row: ChunkRow, exact: frozenset[str], names: set[str], definitions: dict, defines: int
 ) -> bool:
@@ -556,9 +567,7 @@ def _exact_case(
         return True
     if defines != _HOLDS_START:
         return False
-    return any(
-        short_name(defined) in exact for defined, _, _ in _starting_in(row, names, definitions)
-    )
+    return any(short_name(span.name) in exact for span in _starting_in(row, names, definitions))
 
 
 def _holds_inner(row: ChunkRow, names: set[str], definitions: dict) -> bool:
@@ -569,36 +578,31 @@ def _holds_inner(row: ChunkRow, names: set[str], definitions: dict) -> bool:
     own = {symbol, short_name(symbol), *(n.lower() for n in _short_names(row.symbols))}
     if not own.isdisjoint(names):
         return False
-    return any(end <= row.end_line for _, _, end in _starting_in(row, names, definitions))
+    return any(span.end_line <= row.end_line for span in _starting_in(row, names, definitions))
 
 
-def _starting_in(
-    row: ChunkRow, names: set[str], definitions: dict
-) -> Iterator[tuple[str, int, int]]:
-    """(name as defined, first line, last line) of the asked-for definitions whose first
-    line is in the chunk."""
+def _starting_in(row: ChunkRow, names: set[str], definitions: dict) -> Iterator[DefinitionSpan]:
+    """The asked-for definitions whose first line is in the chunk."""
     for name in names:
-        for path, start, end, defined in definitions.get(name, ()):
-            if path == row.path and row.start_line <= start <= row.end_line:
-                yield defined, start, end
+        for span in definitions.get(name, ()):
+            if span.path == row.path and row.start_line <= span.start_line <= row.end_line:
+                yield span
 
 
-def asked_definition_in(
-    row: ChunkRow, names: set[str], definitions: dict
-) -> tuple[str, int] | None:
-    """(name as defined, first line) of a definition the query asks for that starts
-    in the chunk, when the chunk is named for something else: a small function merged
-    into its neighbour's chunk is then shown under its own name. A function's inner
-    function is not one of the chunk's symbols: the chunk stays the outer function's."""
+def asked_definition_in(row: ChunkRow, names: set[str], definitions: dict) -> DefinitionSpan | None:
+    """The first definition the query asks for that starts in the chunk, when the chunk
+    is named for something else: a small function merged into its neighbour's chunk is
+    then shown under its own name. A function's inner function is not one of the
+    chunk's symbols: the chunk stays the outer function's."""
     symbol = bare_name(row.symbol.lower())
     asked = names | {short_name(name) for name in names}
     if symbol in asked or short_name(symbol) in asked:
         return None
     own = {name.lower() for name in row.symbols.split()}
     own.update(name.lower() for name in _short_names(row.symbols))
-    for defined, start, _ in sorted(_starting_in(row, names, definitions)):
-        if defined.lower() in own or short_name(defined).lower() in own:
-            return defined, start
+    for span in sorted(_starting_in(row, names, definitions)):
+        if span.name.lower() in own or short_name(span.name).lower() in own:
+            return span
     return None
 
 

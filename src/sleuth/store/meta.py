@@ -9,7 +9,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -95,6 +95,16 @@ def _squashed(expression: str, halvings: int = 7) -> str:
 
 
 _SQUASHED_TEXT = _squashed("lower(text)")
+
+
+class DefinitionSpan(NamedTuple):
+    """Where a name is defined, as ranking reads it."""
+
+    path: str
+    start_line: int
+    end_line: int
+    name: str  # as defined: ``Command``, ``$ZodType``
+    kind: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -490,12 +500,12 @@ class MetaStore:
             counts[reason] = counts.get(reason, 0) + n
         return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
 
-    def find_definitions(self, names: list[str]) -> dict[str, list[tuple[str, int, int, str]]]:
-        """name (lowercased) -> [(path, start, end, name as defined)] for exact,
+    def find_definitions(self, names: list[str]) -> dict[str, list[DefinitionSpan]]:
+        """name (lowercased) -> where it is defined, for exact,
         case-insensitive names, with or without a leading sigil (``tokens.sigil_forms``:
         ``$ZodType``); ``impl`` blocks are named for a type they do not define, and are
         left out."""
-        out: dict[str, list[tuple[str, int, int, str]]] = {}
+        out: dict[str, list[DefinitionSpan]] = {}
         for name in names:
             forms = sigil_forms(name)
             found = self.db.execute(
@@ -510,17 +520,8 @@ class MetaStore:
             # code of its own: else the definition itself is the answer
             own = [r for r in found if r[4] not in ("reexport", "overload")] or found
             if own:
-                out[name.lower()] = [row[:4] for row in own]
+                out[name.lower()] = [DefinitionSpan(*row) for row in own]
         return out
-
-    def definition_kind(self, path: str, name: str, start_line: int) -> str | None:
-        """The kind of the definition ``name`` that starts at ``start_line`` of ``path``."""
-        row = self.db.execute(
-            "SELECT d.kind FROM definitions d JOIN files f ON f.id=d.file_id"
-            " WHERE f.path=? AND d.name=? AND d.start_line=? LIMIT 1",
-            (path, name, start_line),
-        ).fetchone()
-        return row[0] if row else None
 
     def reexport_chunks(self, names: list[str], limit: int = 10) -> list[int]:
         """Chunks holding a re-export of a name the tree defines nowhere else (as
