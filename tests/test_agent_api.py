@@ -210,6 +210,8 @@ def test_index_state_embedding_then_complete(sample_repo: Path) -> None:
     index.index(embed="none")
     state = index.index_state()
     assert state["state"] == "embedding" and state["embedded_fraction"] == 0.0
+    # a caller that computes no vectors, with no background embedder: none are coming
+    assert index.index_state(embeds=False)["state"] == "lexical"
     index.embed()
     assert index.index_state()["state"] == "complete"
 

@@ -329,7 +329,7 @@ def test_history_tool_finds_the_commit_and_filters_by_author(tmp_path: Path) -> 
         )
         assert reply["commits"][0]["subject"] == "Retry failed uploads with exponential backoff"
         assert reply["commits"][0]["files"] == ["app.py"]
-        assert reply["index"]["state"] in ("complete", "embedding", "building")
+        assert reply["index"]["state"] in ("complete", "lexical", "building")
         only_ann = json.loads(
             await ok(client, "history", {"query": "upload", "author": "ann", "k": 3})
         )

@@ -381,6 +381,9 @@ def test_several_repositories_and_a_second_daemon_is_refused(tmp_path: Path) -> 
         with daemon.client() as http:
             default = http.post("/search", json={"query": "charge_card"}).json()
             assert default["results"][0]["path"] == "billing.py"
+            # no vectors, and none on their way (--embed none): not "embedding" forever
+            assert default["index"]["state"] == "lexical"
+            assert "none are being computed" in default["index"]["note"]
             named = http.post("/search", json={"query": "send_invoice", "repo": "beta"}).json()
             assert named["results"][0]["path"] == "mailer.py"
             by_path = http.post("/symbols", json={"name": "send_invoice", "repo": str(second)})

@@ -811,12 +811,13 @@ class Index:
                 )
         return self.index(embed=embed, lock_timeout=lock_timeout)
 
-    def index_state(self, freshness: str = "fresh") -> dict:
-        """What an answer can promise: ``complete``, ``embedding`` or ``stale``.
+    def index_state(self, freshness: str = "fresh", embeds: bool = True) -> dict:
+        """What an answer can promise: ``complete``, ``embedding``, ``lexical`` or ``stale``.
 
         ``embedding``: some chunks have no vector yet, so lexical results fill in for
-        them. ``stale``: files changed that could not be re-indexed yet (``freshness``
-        from ``refresh``).
+        them. ``lexical``: the same, but no vectors are on their way (the caller computes
+        none, ``embeds`` False, and no background embedder runs). ``stale``: files changed
+        that could not be re-indexed yet (``freshness`` from ``refresh``).
         """
         if not self.exists():
             return {"state": "stale", "note": "there is no index yet", "generation": 0}
@@ -831,9 +832,12 @@ class Index:
             state, note = "stale", "files changed since the last index run; another process is "
             note += "indexing, so answers may point at old code"
         elif fraction < 0.999:
-            state = "embedding"
+            background = self._background_note()
+            state = "embedding" if embeds or background else "lexical"
             note = f"vectors {_percent(fraction)} built: lexical results fill in"
-            note += self._background_note()
+            if state == "lexical":
+                note += "; none are being computed (--embed none)"
+            note += background
         return {
             "state": state,
             "generation": self.generation(),

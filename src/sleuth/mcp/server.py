@@ -1,6 +1,6 @@
 """The MCP server: a thin shell over ``sleuth.Index`` (stdio, or streamable HTTP on loopback).
 
-Every reply carries the index state (complete, embedding, stale, building) and fits its
+Every reply carries the index state (complete, embedding, lexical, stale, building) and fits its
 token budget (handles.py: characters / 4, never over MAX_REPLY_TOKENS). Nothing is
 written to stdout but protocol messages: the SDK points fd 1 at stderr while it serves
 stdio, so stray prints of any library or child process cannot corrupt the stream.
@@ -48,8 +48,9 @@ sleuth searches this repository's code locally (offline).
 3. `find_symbol` for a definition by name; `related` for code similar to a handle or path:line.
 4. `history` for when and why code changed (commits); `index_status` for what is indexed;
    `reindex` after many files changed at once (searches re-index changed files anyway).
-Every reply states the index: complete, embedding (lexical results fill in), stale or
-building. A stale expand answer gives the fresh location; expand that instead.
+Every reply states the index: complete, embedding (lexical results fill in), lexical
+(no vectors on their way), stale or building. A stale expand answer gives the fresh
+location; expand that instead.
 """
 
 Mode = Literal["hybrid", "semantic", "lexical"]
@@ -384,7 +385,8 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
 
     @server.tool(structured_output=False, annotations=READ_ONLY)
     def index_status() -> str:
-        """Index state (complete, embedding, stale, building), counts and vector progress."""
+        """Index state (complete, embedding, lexical, stale, building), counts and vector
+        progress."""
 
         def work() -> str:
             def here() -> dict[str, Any]:
@@ -410,7 +412,7 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
                 if workspace.building:
                     return {"index": workspace.prepare(wait=0), "started": False}
                 body = service.reindex(workspace, path_glob)
-                return {"index": workspace.index.index_state(), **body}
+                return {"index": workspace.index.index_state(embeds=workspace.embeds), **body}
 
             data = backend.call("/reindex", {"path_glob": path_glob}, here, timeout=600.0)
             return _compact({"index": data.pop("index"), **data})

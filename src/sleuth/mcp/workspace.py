@@ -41,6 +41,11 @@ class Workspace:
         #: An answer has waited for the first build once (``prepare``).
         self._waited = False
 
+    @property
+    def embeds(self) -> bool:
+        """Whether this server computes vectors (``--embed none`` computes none)."""
+        return self.embed != "none"
+
     # -- the first build ----------------------------------------------------------------
     def start(self, delay: float = 0.0) -> None:
         """Start the first index run (new and changed files) in a background thread.
@@ -153,9 +158,7 @@ class Workspace:
             )
         except SleuthError as exc:
             return {"state": "stale", "note": f"could not refresh the index: {exc}"}
-        state = self.index.index_state(freshness)
-        if state["state"] == "embedding" and self.embed == "none":
-            state["note"] += " (this server computes no vectors: --embed none)"
+        state = self.index.index_state(freshness, embeds=self.embeds)
         if freshness == "refreshed":
             state["note"] = ("changed files were re-indexed. " + state.get("note", "")).strip()
         if self._build_error:

@@ -153,7 +153,7 @@ class ServedRepository(Workspace):
             return super().prepare(wait), self.stamp()
         stamp = self.stamp()
         if self._state is None or self._state[0] != stamp:
-            self._state = (stamp, self.index.index_state())
+            self._state = (stamp, self.index.index_state(embeds=self.embeds))
         return dict(self._state[1]), stamp
 
     # -- caching ----------------------------------------------------------------------------
