@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
+import jsonschema
 import pytest
 
 from sleuth import Index
@@ -120,11 +121,58 @@ def test_unix_socket_endpoints(history_repo: Path) -> None:
             docs = http.get("/openapi.json").json()
             assert {"/search", "/symbols", "/expand", "/related", "/history"} <= set(docs["paths"])
             assert {"/status", "/reindex", "/health"} <= set(docs["paths"])
+            # every answer above is what the schema documents, and documents all of it
+            for route, method, body in [
+                ("/search", "post", found),
+                ("/search", "post", moved),
+                ("/symbols", "post", symbols),
+                ("/symbols", "post", missing),
+                ("/expand", "post", code),
+                ("/expand", "post", stale),
+                ("/related", "post", related),
+                ("/history", "post", history),
+                ("/reindex", "post", reindexed),
+                ("/status", "get", status),
+                ("/health", "get", health),
+            ]:
+                assert_documented(docs, route, method, body)
             # the error statuses are documented with the error body's schema
             answers = docs["paths"]["/search"]["post"]["responses"]
             assert {"200", "400", "404", "413", "422", "503"} <= set(answers)
             error = answers["400"]["content"]["application/json"]["schema"]["$ref"]
             assert error.endswith("/ErrorBody")
+
+
+def assert_documented(docs: dict, route: str, method: str, body: dict) -> None:
+    """``body`` is valid under the OpenAPI schema of the route's 200 answer, and has no
+    key that schema leaves out (a field added to an answer must be documented)."""
+    answer = docs["paths"][route][method]["responses"]["200"]["content"]["application/json"]
+    schemas = docs["components"]["schemas"]
+    jsonschema.Draft202012Validator(
+        {**answer["schema"], "components": docs["components"]}
+    ).validate(body)
+    assert undocumented(body, answer["schema"], schemas) == [], route
+
+
+def undocumented(value: object, schema: dict, schemas: dict, at: str = "") -> list[str]:
+    """Keys of ``value`` that ``schema`` (OpenAPI, ``$ref`` to ``schemas``) leaves out."""
+    if "$ref" in schema:
+        schema = schemas[schema["$ref"].rsplit("/", 1)[1]]
+    options = [o for o in schema.get("anyOf", []) if o.get("type") != "null"]
+    if options:
+        schema = options[0]
+        if "$ref" in schema:
+            schema = schemas[schema["$ref"].rsplit("/", 1)[1]]
+    if isinstance(value, dict):
+        known = schema.get("properties", {})
+        out = [f"{at}.{key}" for key in value if key not in known]
+        for key, item in value.items():
+            if key in known:
+                out += undocumented(item, known[key], schemas, f"{at}.{key}")
+        return out
+    if isinstance(value, list) and "items" in schema:
+        return [x for item in value for x in undocumented(item, schema["items"], schemas, at)]
+    return []
 
 
 def test_search_refreshes_changed_files_without_a_watcher(sample_repo: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from rich.console import Console
 from rich.text import Text
 
@@ -34,10 +36,16 @@ def print_commits(console: Console, response: HistoryResponse) -> None:
 
 
 def history_response_of(answer: dict) -> HistoryResponse:
-    """A HistoryResponse from the JSON of the daemon's /history."""
-    fields = {k: v for k, v in answer.items() if k != "results"}
-    response = HistoryResponse(**fields)
+    """A HistoryResponse from the JSON of the daemon's /history; keys this version does
+    not know (``index``, or what a newer daemon adds) are dropped."""
+    response = HistoryResponse(**_known(HistoryResponse, answer, "results"))
     for item in answer["results"]:
-        hunks = [Hunk(**h) for h in item.get("hunks", [])]
-        response.results.append(CommitResult(**{**item, "hunks": hunks}))
+        hunks = [Hunk(**_known(Hunk, h)) for h in item.get("hunks", [])]
+        response.results.append(CommitResult(**_known(CommitResult, item, "hunks"), hunks=hunks))
     return response
+
+
+def _known(cls: type, data: dict, *left_out: str) -> dict:
+    """The items of ``data`` that are fields of the dataclass ``cls``, but ``left_out``."""
+    names = {f.name for f in fields(cls)} - set(left_out)
+    return {key: value for key, value in data.items() if key in names}

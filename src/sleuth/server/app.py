@@ -36,6 +36,15 @@ from .models import (
     error_responses,
 )
 from .registry import Registry, ServedRepository
+from .replies import (
+    ExpandReply,
+    HealthReply,
+    HistoryReply,
+    ReindexReply,
+    SearchReply,
+    StatusReply,
+    SymbolsReply,
+)
 from .write_job import run_in_child
 
 log = logging.getLogger("sleuth.server")
@@ -90,6 +99,11 @@ def create_app(
     # what a body endpoint may answer besides 200; /status and /health take no body
     body_errors = error_responses(400, 401, 404, 413, 422, 500, 503)
     query_errors = error_responses(401, 404, 422, 500, 503)
+
+    def replies(model: type, errors: dict) -> dict[int | str, dict[str, Any]]:
+        """The OpenAPI answers of a route: ``model`` for 200 (documented, not enforced:
+        bodies are sent as built), then its errors."""
+        return {200: {"model": model, "description": "The answer."}, **errors}
 
     async def serve_read(
         repo: ServedRepository,
@@ -148,19 +162,26 @@ def create_app(
         return await serve_read(repo, key, refresh, lambda: call(repo, **options), needs_model)
 
     @app.post(
-        "/search", summary="Search code (the `sleuth search --json` schema)", responses=body_errors
+        "/search",
+        summary="Search code (the `sleuth search --json` schema)",
+        responses=replies(SearchReply, body_errors),
     )
     async def search(request: SearchRequest) -> Response:
         return await serve_query("search", request, request.refresh, service.search)
 
-    @app.post("/symbols", summary="Where a symbol is defined", responses=body_errors)
+    @app.post(
+        "/symbols",
+        summary="Where a symbol is defined",
+        responses=replies(SymbolsReply, body_errors),
+    )
     async def symbols(request: SymbolsRequest) -> Response:
         return await serve_query("symbols", request, request.refresh, service.find_symbol)
 
     @app.post(
         "/expand",
         summary="The code behind handles or path:start-end, as on disk now",
-        responses=body_errors,
+        response_model=None,
+        responses=replies(ExpandReply, body_errors),
     )
     def expand(request: ExpandRequest) -> dict[str, Any]:
         repo = registry.get(request.repo)
@@ -175,25 +196,32 @@ def create_app(
             )
         return {**body, "index": state}
 
-    @app.post("/related", summary="Code similar to a handle or path:line", responses=body_errors)
+    @app.post(
+        "/related",
+        summary="Code similar to a handle or path:line",
+        responses=replies(SearchReply, body_errors),
+    )
     async def related(request: RelatedRequest) -> Response:
         return await serve_query("related", request, True, service.related)
 
     @app.post(
         "/history",
         summary="Search the git history (the `sleuth history --json` schema)",
-        responses=body_errors,
+        response_model=None,
+        responses=replies(HistoryReply, body_errors),
     )
     def history(request: HistoryRequest) -> dict[str, Any]:
         repo = registry.get(request.repo)
         options = request.model_dump(exclude={"repo"})
         with repo.lock:
-            return service.history(repo, **options)
+            state = repo.prepare(wait=0, refresh=False)
+            return {**service.history(repo, **options), "index": state}
 
     @app.post(
         "/reindex",
         summary="Index changed files now; searches go on meanwhile",
-        responses=body_errors,
+        response_model=None,
+        responses=replies(ReindexReply, body_errors),
     )
     async def reindex(request: ReindexRequest) -> dict[str, Any]:
         repo = registry.get(request.repo)
@@ -212,7 +240,8 @@ def create_app(
     @app.get(
         "/status",
         summary="Counts, vector progress, caches and watcher of a repository",
-        responses=query_errors,
+        response_model=None,
+        responses=replies(StatusReply, query_errors),
     )
     def status(repo: str | None = Query(None, description="Repository root or name.")) -> Any:
         served = registry.get(repo)
@@ -231,7 +260,12 @@ def create_app(
             },
         }
 
-    @app.get("/health", summary="Liveness: version, pid and the repositories served")
+    @app.get(
+        "/health",
+        summary="Liveness: version, pid and the repositories served",
+        response_model=None,
+        responses=replies(HealthReply, {}),
+    )
     def health() -> dict[str, Any]:
         # anyone may ask (no token): behind a token, folder names only, not where they are
         return {
