@@ -177,6 +177,15 @@ def test_bad_files_are_skipped_with_reasons_and_index_stays_intact(tmp_path: Pat
             "blob.dat2": b"\x00\x01\x02binary\x00" * 100,
             "latin.py": b"def caf\xe9():\n    return 'ol\xe9'\n",
             "bundle.js": "var a=1;" * (500_000 // 8),  # minified, under the size limit
+            # a licence header does not make a bundle code
+            "vendor.js": "/*!\n" + " * licence line\n" * 20 + " */\n" + "f(1);" * 40_000,
+            # ... but one long line of data in a file of code does not make it minified
+            "icons.js": "".join(
+                f"export function icon{i}() {{\n  return {i}\n}}\n" for i in range(30)
+            )
+            + 'export const LOGO = "'
+            + "QUJD" * 25_000
+            + '"\n',
             "huge.min2.js": "x" * 5_000_000,  # 5 MB: over the size limit
             "long.py": "x=0\n" * 199_999 + "final_marker = 1\n",  # 200k lines, under 1 MB
         },
@@ -186,12 +195,13 @@ def test_bad_files_are_skipped_with_reasons_and_index_stays_intact(tmp_path: Pat
     report = index.index(embed="none")
     status = index.status()
     assert status["skipped"]["binary"] == 1
-    assert status["skipped"]["minified"] == 1
+    assert status["skipped"]["minified"] == 2
     assert status["skipped"]["too_large"] >= 1
     assert status["skipped"]["symlink"] == 1
     assert report.update.scanned >= 3
     assert index.search("fine", mode="lexical").results[0].path == "good.py"
     assert index.search("final_marker", mode="lexical").results[0].path == "long.py"
+    assert index.search("icon17", mode="lexical").results[0].path == "icons.js"
     assert any(r.path == "latin.py" for r in index.search("caf", mode="lexical").results)
 
 

@@ -514,19 +514,33 @@ def _skip_reason(name: str, rel: str, rules: _Rules) -> str | None:
 
 
 def content_skip_reason(data: bytes) -> str | None:
-    """Reasons found by reading: NUL bytes mean binary; very long lines mean minified."""
+    """Reasons found by reading: NUL bytes mean binary; very long lines mean minified,
+    unless they are a few lines of data in a file of code lines (a source file that
+    embeds an image or a table as one string is code all the same)."""
     if b"\x00" in data[:8192]:
         return "binary"
     if not data:
         return None
     lines = data.count(b"\n") + 1
     if len(data) / lines > config.MINIFIED_AVG_LINE:
-        return "minified"
+        return None if _code_around_data(data.split(b"\n")) else "minified"
     if lines < 50 and len(data) > config.MINIFIED_MAX_LINE:
         longest = max(len(line) for line in data.split(b"\n"))
         if longest > config.MINIFIED_MAX_LINE:
             return "minified"
     return None
+
+
+#: Lines of ordinary length a file with very long lines needs to count as code.
+CODE_LINES = 50
+
+
+def _code_around_data(lines: list[bytes]) -> bool:
+    """Whether nearly all lines (nine in ten, and at least ``CODE_LINES``) are of
+    ordinary length: the long ones are then data inside code, not a minified file (whose
+    few short lines are a licence header)."""
+    ordinary = sum(1 for line in lines if len(line) <= config.MINIFIED_AVG_LINE)
+    return ordinary >= CODE_LINES and ordinary >= 0.9 * len(lines)
 
 
 #: File names whose change alters which files are indexed: a watcher re-walks the tree.
