@@ -1098,6 +1098,75 @@ def test_javascript_suites_hold_their_tests() -> None:
         assert all(not c.symbols for c in chunks) and not definitions
 
 
+def _long_block(indent: str, line: str, count: int = 24) -> str:
+    return "".join(f"{indent}{line.format(k=k)}\n" for k in range(count))
+
+
+def test_ruby_lua_and_elixir_tests_are_named_and_cut_one_by_one() -> None:
+    """RSpec, minitest, busted and ExUnit tests are blocks passed to a call: each is a
+    test named as it reads (``it "passes"``), inside its suite, not a nameless block;
+    an ordinary call with a block (``each do``) is none of these."""
+    ruby = (
+        "describe Rack::Lint do\n"
+        + "".join(
+            f'  it "checks case {i}" do\n'
+            + _long_block("    ", "x{k} = lint(" + str(i) + ")")
+            + "  end\n\n"
+            for i in range(3)
+        )
+        + '  context "with a body" do\n    it "reads it" do\n'
+        + _long_block("      ", "body{k} = read")
+        + "    end\n  end\n\n"
+        + "  [1, 2].each do |n|\n"
+        + _long_block("    ", "y{k} = n")
+        + "  end\nend\n\n"
+        + "class UserTest < ActiveSupport::TestCase\n"
+        + "".join(
+            f'  test "{verb} a user" do\n'
+            + _long_block("    ", "assert " + verb + "({k})", 60)
+            + "  end\n\n"
+            for verb in ("creates", "deletes")
+        )
+        + "end\n"
+    )
+    chunks, definitions = checked_chunks("ruby", ruby)
+    tests = [(c.symbol, c.parent) for c in chunks if c.kind == "test"]
+    assert tests[0] == ("describe Rack::Lint", "")
+    assert ('it "checks case 1"', "describe Rack::Lint") in tests
+    assert ('context "with a body"', "describe Rack::Lint") in tests
+    assert ('test "deletes a user"', "UserTest") in tests
+    assert not any(symbol.startswith("each") for symbol, _ in tests)
+    assert {d.name for d in definitions} == {"UserTest"}  # tests define nothing
+    lua = (
+        'describe("config", function()\n'
+        + "".join(
+            f'  it("applies option {i}", function()\n'
+            + _long_block("    ", "local v{k} = apply(" + str(i) + ")")
+            + "  end)\n\n"
+            for i in range(3)
+        )
+        + "end)\n"
+    )
+    chunks, _ = checked_chunks("lua", lua)
+    lua_tests = [(c.symbol, c.parent) for c in chunks if c.kind == "test"]
+    assert {(f'it "applies option {i}"', 'describe "config"') for i in (1, 2)} <= set(lua_tests)
+    elixir = (
+        "defmodule Plug.ConnTest do\n  use ExUnit.Case\n\n"
+        + '  describe "halt" do\n'
+        + "".join(
+            f'    test "halts {i}", %{{conn: conn}} do\n'
+            + _long_block("      ", "assert halted(conn, {k})")
+            + "    end\n\n"
+            for i in range(3)
+        )
+        + "  end\nend\n"
+    )
+    chunks, _ = checked_chunks("elixir", elixir)
+    assert ('test "halts 2"', 'describe "halt"') in [
+        (c.symbol, c.parent) for c in chunks if c.kind == "test"
+    ]
+
+
 def test_functions_inside_a_function_are_definitions_of_their_own() -> None:
     """A factory's inner functions (redux's ``replaceReducer`` inside ``createStore``)
     stay in its chunks, split at statements, but are found by name."""

@@ -296,6 +296,67 @@ def _js_test_call(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] |
     return kind, f"{word} {' '.join(_text(values[0]).split())}"[:120], body
 
 
+#: Calls that declare one test, and those that declare a suite of tests, in the languages
+#: whose test runners are blocks passed to a call: RSpec and minitest (``it "..." do``,
+#: ``describe Rack::Lint do``, ``test "..." do``), busted (``it("..", function() ..
+#: end)``) and ExUnit (``test "..", %{conn: conn} do``, ``describe ".." do``).
+_BLOCK_TESTS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "ruby": (
+        frozenset({"it", "specify", "test", "scenario", "example"}),
+        frozenset({"describe", "context", "feature", "shared_examples"}),
+    ),
+    "lua": (frozenset({"it", "test"}), frozenset({"describe", "context", "insulate"})),
+    "elixir": (frozenset({"test"}), frozenset({"describe"})),
+}
+#: The node a test call is, and the field naming its runner word, by language (Elixir's
+#: calls are all candidates already: ``_elixir_definition``).
+_TEST_CALL_NODES = {"ruby": ("call", "method"), "lua": ("function_call", "name")}
+
+
+def _test_kind(language: str, word: str) -> str | None:
+    tests, suites = _BLOCK_TESTS.get(language, (frozenset(), frozenset()))
+    return "test" if word in tests else "suite" if word in suites else None
+
+
+def _block_test(
+    language: str, word: str, label: tree_sitter.Node | None, body: tree_sitter.Node | None
+) -> tuple[str, str, tree_sitter.Node] | None:
+    """A test or suite named as it reads (``it "passes"``, ``describe Rack::Lint``), its
+    block the body: a long test is split at its statements, a suite's tests are its
+    members. A test needs a description in a string; a suite may name a module."""
+    kind = _test_kind(language, word)
+    if kind is None or body is None or label is None:
+        return None
+    if label.type not in ("string", "constant", "scope_resolution", "alias"):
+        return None
+    if kind == "test" and label.type != "string":
+        return None
+    return kind, f"{word} {' '.join(_text(label).split())}"[:120], body
+
+
+def _ruby_test_call(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """``it "passes" do .. end``, ``describe Rack::Lint do``, ``RSpec.describe ..``."""
+    receiver = node.child_by_field_name("receiver")
+    if receiver is not None and _text(receiver) != "RSpec":
+        return None
+    arguments = node.child_by_field_name("arguments")
+    label = arguments.named_children[0] if arguments and arguments.named_children else None
+    word = _text(node.child_by_field_name("method"))
+    return _block_test("ruby", word, label, node.child_by_field_name("block"))
+
+
+def _lua_test_call(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """busted's ``describe("config", function() .. end)`` and ``it("loads", ..)``."""
+    arguments = node.child_by_field_name("arguments")
+    values = arguments.named_children if arguments is not None else []
+    body = next((v for v in values[1:] if v.type == "function_definition"), None)
+    word = _text(node.child_by_field_name("name"))
+    return _block_test("lua", word, values[0] if values else None, body)
+
+
+_TEST_CALL_HANDLERS = {"ruby": _ruby_test_call, "lua": _lua_test_call}
+
+
 def _js_statement(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """An expression statement that defines: an assignment of a function, or a test."""
     return _js_assignment(node) or _js_test_call(node)
@@ -356,11 +417,13 @@ def _lua_field(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | No
 def _elixir_definition(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """``def name(..)``, ``defmodule Name``: Elixir's definitions are macro calls."""
     target = node.child_by_field_name("target")
-    kind = _ELIXIR_DEFS.get(_text(target))
-    if kind is None:
-        return None
+    word = _text(target)
+    kind = _ELIXIR_DEFS.get(word)
     arguments = next((c for c in node.named_children if c.type == "arguments"), None)
     first = arguments.named_children[0] if arguments and arguments.named_children else None
+    if kind is None:
+        body = next((c for c in node.named_children if c.type == "do_block"), None)
+        return _block_test("elixir", word, first, body)
     name = _text(first).split("(")[0].split(" ")[0].split(",")[0].strip()
     return kind, name[:120], node
 
@@ -790,6 +853,8 @@ class _Chunker:
                     return inner[0], inner[1], child
             return None
         handler = _DEFINED_BY.get(self.language, {}).get(node.type)
+        if handler is None and node.type == _TEST_CALL_NODES.get(self.language, ("",))[0]:
+            handler = _TEST_CALL_HANDLERS[self.language]
         return handler(node) if handler is not None else None
 
     def find(self, root: tree_sitter.Node) -> list[_Def]:
@@ -835,7 +900,7 @@ class _Chunker:
             kind, name, inner = found
             suite = kind == "suite"  # a test suite is a test whose members are tests
             kind = "test" if suite else kind
-            if kind == "test" and node.type not in _DEFINED_BY.get(self.language, {}):
+            if kind == "test" and node.type in self.table:
                 name = _test_name(node)  # a test block by its node type (Zig): as it reads
                 if self.language in ("c", "cpp"):
                     name = catch_test_name(self.lines[node.start_point.row]) or name
@@ -1101,9 +1166,14 @@ def _query(language: str) -> tree_sitter.Query | None:
         except (tree_sitter.QueryError, ValueError, NameError):
             continue
         valid.append(node_type)
-    if not valid:
-        return None
-    return tree_sitter.Query(grammar, "[" + " ".join(f"({t})" for t in valid) + "] @d")
+    patterns = "[" + " ".join(f"({t})" for t in valid) + "] @d" if valid else ""
+    if language in _TEST_CALL_NODES:
+        # only the calls a test runner's words make: a pattern for every call would
+        # hand the walk each call of the file
+        node_type, field = _TEST_CALL_NODES[language]
+        words = " ".join(f'"{w}"' for w in sorted(set().union(*_BLOCK_TESTS[language])))
+        patterns += f" (({node_type} {field}: (identifier) @w) @d (#any-of? @w {words}))"
+    return tree_sitter.Query(grammar, patterns) if patterns else None
 
 
 def _candidates(language: str, root: tree_sitter.Node) -> list[tree_sitter.Node]:
