@@ -64,8 +64,14 @@ CASES = [
     (
         "go",
         "package main\n\ntype Config struct {\n\tName string\n}\n\n"
-        "func (c *Config) Load(path string) error {\n\treturn nil\n}\n\nfunc main() {}\n",
-        {("Config", "type", ""), ("Load", "method", ""), ("main", "function", "")},
+        "func (c *Config) Load(path string) error {\n\treturn nil\n}\n\nfunc main() {}\n"
+        "func (l *List[T]) Len() int {\n\treturn 0\n}\n",
+        {
+            ("Config", "type", ""),
+            ("Load", "method", "Config"),  # the receiver's type owns it
+            ("main", "function", ""),
+            ("Len", "method", "List"),
+        },
     ),
     (
         "rust",

@@ -1012,6 +1012,28 @@ def test_an_inner_function_comes_first_for_its_name_over_longer_names(tmp_path: 
     assert index.search("replace_reducer_on_reload", mode="lexical").results[0].path == "hot.py"
 
 
+def test_a_go_method_is_found_with_its_receiver_type(tmp_path: Path) -> None:
+    """``Command.Execute`` and Go's method expression ``(*Command).Execute`` name the
+    method whose receiver is a ``*Command``, not another type's ``Execute``."""
+    write_tree(
+        tmp_path,
+        {
+            "command.go": "package cobra\n\ntype Command struct{}\n\n"
+            "func (c *Command) Execute() error {\n\treturn nil\n}\n",
+            "plan.go": "package cobra\n\ntype Plan struct{}\n\n"
+            "func (p Plan) Execute() error {\n\treturn nil\n}\n",
+        },
+    )
+    index = Index(tmp_path)
+    index.index(embed="none")
+    for name in ("Command.Execute", "(*Command).Execute"):
+        found = index.find_symbol(name)
+        assert [(r.path, r.symbol, r.parent) for r in found] == [
+            ("command.go", "Command.Execute", "Command")
+        ], name
+    assert {r.path for r in index.find_symbol("Execute")} == {"command.go", "plan.go"}
+
+
 def test_an_inner_function_asked_alone_comes_before_a_function_named_for_part(
     tmp_path: Path,
 ) -> None:

@@ -465,6 +465,22 @@ def _kotlin_property(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node
     return "constant", _text(name)[:120], node
 
 
+def _go_receiver(node: tree_sitter.Node) -> str:
+    """The type a Go method belongs to: ``Command`` of ``func (c *Command) Run()``, ``List``
+    of ``func (l *List[T]) Len()``, so that ``Command.Run`` finds it as ``Class.method``
+    finds a method elsewhere."""
+    receiver = node.child_by_field_name("receiver")
+    parameter = receiver.named_children[0] if receiver and receiver.named_children else None
+    kind = parameter.child_by_field_name("type") if parameter is not None else None
+    while kind is not None and kind.type in ("pointer_type", "generic_type", "parenthesized_type"):
+        kind = (
+            kind.child_by_field_name("type")
+            if kind.type == "generic_type"
+            else (kind.named_children[0] if kind.named_children else None)
+        )
+    return _text(kind)[:120] if kind is not None and kind.type == "type_identifier" else ""
+
+
 def _python_constant(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """A module-level name assigned over several lines: ``DEFAULT_HEADERS = {..}``,
     ``router = APIRouter(..)``, a table or a configured object a module defines, as
@@ -749,6 +765,8 @@ class _Def:
     end: int
     body: tree_sitter.Node
     children: list[_Def] = field(default_factory=list)
+    #: The parent a definition names itself, outside any container: Go's receiver type.
+    owner: str = ""
 
 
 def _text(node: tree_sitter.Node | None) -> str:
@@ -908,6 +926,8 @@ class _Chunker:
             if kind == "function" and parent_kind in _CLASS_KINDS:
                 kind = "method"
             definition = _Def(kind, name, self._leading_comment_start(node), _end_row(node), inner)
+            if self.language == "go" and node.type == "method_declaration":
+                definition.owner = parent_name = _go_receiver(node)
             (stack[-1][1].children if stack else top).append(definition)
             body = inner.child_by_field_name("body") or inner
             self.cuts.update(c.start_point.row for c in body.named_children)
@@ -1020,6 +1040,7 @@ class _Chunker:
             self._emit_lines(covered, end, kind, name, parent, out)
 
     def _emit_def(self, d: _Def, parent: str, out: list) -> None:
+        parent = d.owner or parent
         if d.end - d.start + 1 <= config.CHUNK_MAX_LINES:
             out.append((d.start, d.end, d.kind, d.name, parent, _symbol_names(d.kind, d.name)))
         elif d.children:

@@ -22,10 +22,16 @@ NAME_CHARACTERS = "_" + NAME_SIGILS
 ROWS_PER_FORM = 5000
 
 
+#: ``(*Command).`` or ``(Command).`` at the start of a name: Go's method expression.
+_GO_METHOD_EXPRESSION = re.compile(r"^\(\*?([^\W\d]\w*)\)(?=\.)")
+
+
 def split_symbol(name: str) -> tuple[str, str]:
     """``Config.load`` -> (``load``, ``config``): the name and its qualifier, dotted and
-    lower case (``::``, ``#``, ``:``, ``/`` separate parts as ``.`` does)."""
-    parts = [p for p in re.split(r"::|[.#:/\\]", name.strip()) if p]
+    lower case (``::``, ``#``, ``:``, ``/`` separate parts as ``.`` does; Go's method
+    expression ``(*Command).Run`` is ``Command.Run``)."""
+    name = _GO_METHOD_EXPRESSION.sub(r"\1", name.strip())
+    parts = [p for p in re.split(r"::|[.#:/\\]", name) if p]
     if not parts or not any(ch.isalnum() or ch in NAME_CHARACTERS for ch in parts[-1]):
         raise QueryError(f"not a symbol name: {name!r}")
     return parts[-1], ".".join(parts[:-1]).lower()
