@@ -1012,6 +1012,24 @@ def test_an_inner_function_comes_first_for_its_name_over_longer_names(tmp_path: 
     assert index.search("replace_reducer_on_reload", mode="lexical").results[0].path == "hot.py"
 
 
+def test_an_upper_case_name_asked_alone_finds_its_constant() -> None:
+    """``DEFAULT_LIMIT`` asks for the constant of that name, a one-line value in a long
+    module chunk (aiohttp's ``_websocket/writer.py``), before a method whose symbol is
+    one of its words (``limit``), which BM25 prefers several times over."""
+    plan = classify("DEFAULT_LIMIT")
+    module = ChunkRow(1, "writer.py", "python", 1, 60, "block", "", "", "", "", "", "")
+    method = ChunkRow(2, "connector.py", "python", 10, 14, "method", "limit", "", "", "", "", "")
+
+    def order(kind: str) -> list[str]:
+        scored = [Scored(module, 1.0), Scored(method, 4.0)]
+        spans = {"default_limit": [DefinitionSpan("writer.py", 24, 24, "DEFAULT_LIMIT", kind)]}
+        rank.apply_priors(plan, scored, spans)
+        return [item.row.path for item in sorted(scored, key=lambda item: -item.score)]
+
+    assert order("constant") == ["writer.py", "connector.py"]
+    assert order("function") == ["connector.py", "writer.py"]  # not what the case asks
+
+
 def test_a_go_method_is_found_with_its_receiver_type(tmp_path: Path) -> None:
     """``Command.Execute`` and Go's method expression ``(*Command).Execute`` name the
     method whose receiver is a ``*Command``, not another type's ``Execute``."""

@@ -44,6 +44,9 @@ PRIORS = {
     # (or holds its first line: an inner function, `transferTo` in a returned object):
     # `index` asks for def index(), not class Indexer in indexer.py
     "function_name": 2.5,
+    # ... an upper-case one (`DEFAULT_LIMIT`), and the chunk defines the constant of
+    # exactly that name, not code whose names hold its words (`limit`)
+    "constant_name": 2.5,
     # ... as a function's inner function, which no symbol field names: it makes up for
     # the field match a definition of its own chunk would have
     "inner_definition": 1.6,
@@ -442,8 +445,11 @@ _CALLABLE_KINDS = frozenset({"function", "method"})
 
 
 def _kind_asked(name: str, kind: str) -> float:
-    """How a definition of exactly the name asked for alone fits the name's case: a type
-    for `Index`, a function or method for `index` (1.0 for any other pairing)."""
+    """How a definition of exactly the name asked for alone fits the name's case: a
+    constant for `DEFAULT_LIMIT`, a type for `Index`, a function or method for `index`
+    (1.0 for any other pairing)."""
+    if kind == "constant" and name.isupper():
+        return PRIORS["constant_name"]
     if name[:1].isupper() and kind in _TYPE_KINDS:
         return PRIORS["type_name"]
     if name[:1].islower() and kind in _CALLABLE_KINDS:
