@@ -170,7 +170,9 @@ CASES = [
             ("M.pick", "function", ""),
             ("helper", "function", ""),
             ("M.close", "function", ""),
-            ("on_open", "function", ""),
+            # a table the file defines over lines is a constant, owning its functions
+            ("M.handlers", "constant", ""),
+            ("on_open", "function", "M.handlers"),
         },
     ),
     (

@@ -383,7 +383,8 @@ def _zig_container(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] 
 
 def _lua_assignment(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """``M.pick = function(opts) ... end`` and ``local pick = function ...``: how Lua
-    modules often define their functions, named as code calls them (``M.pick``)."""
+    modules often define their functions, named as code calls them (``M.pick``); and
+    tables a file defines over lines."""
     assignment = node
     if node.type == "variable_declaration":
         assignment = next(
@@ -395,11 +396,19 @@ def _lua_assignment(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node]
     values = next((c for c in assignment.named_children if c.type == "expression_list"), None)
     if targets is None or values is None or len(targets.named_children) != 1:
         return None
-    if not values.named_children or values.named_children[0].type != "function_definition":
-        return None
+    value = values.named_children[0] if values.named_children else None
     name = "".join(_text(targets).split())
     # `t[function(v) ... end] = function ...` keys a table by a computed value: no name.
-    return ("function", name[:120], node) if _LUA_NAME.fullmatch(name) else None
+    if value is None or not _LUA_NAME.fullmatch(name):
+        return None
+    if value.type == "function_definition":
+        return "function", name[:120], node
+    # a table the file defines over lines (`local defaults = { .. }`, `M.config = { .. }`):
+    # a module's options and lookup tables, as Python's module-level values are
+    top = node.parent is not None and node.parent.type == "chunk"
+    if top and value.type == "table_constructor" and _spans_lines(value):
+        return "constant", name[:120], node
+    return None
 
 
 #: A name Lua code calls a function by: ``pick``, ``M.pick``, ``Async:init``.
