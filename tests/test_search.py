@@ -1030,6 +1030,26 @@ def test_an_upper_case_name_asked_alone_finds_its_constant() -> None:
     assert order("function") == ["connector.py", "writer.py"]  # not what the case asks
 
 
+def test_a_method_named_with_its_namespaces_is_found(tmp_path: Path) -> None:
+    """``Sinatra::Base#call``: the table records ``call``'s owner ``Base``, not the
+    module around it; the method is found, and where the module names the folders too
+    (lib/sinatra/base.rb) it ranks before a ``Base#call`` elsewhere."""
+    write_tree(
+        tmp_path,
+        {
+            "lib/sinatra/base.rb": "module Sinatra\n  class Base\n    def call(env)\n"
+            "      env\n    end\n  end\nend\n",
+            "lib/other/base.rb": "module Other\n  class Base\n    def call(env)\n"
+            "      nil\n    end\n  end\nend\n",
+        },
+    )
+    index = Index(tmp_path)
+    index.index(embed="none")
+    found = index.find_symbol("Sinatra::Base#call")
+    assert [r.path for r in found] == ["lib/sinatra/base.rb", "lib/other/base.rb"]
+    assert index.find_symbol("Sinatra::Nothing#call") == []
+
+
 def test_a_go_method_is_found_with_its_receiver_type(tmp_path: Path) -> None:
     """``Command.Execute`` and Go's method expression ``(*Command).Execute`` name the
     method whose receiver is a ``*Command``, not another type's ``Execute``."""
@@ -1044,7 +1064,8 @@ def test_a_go_method_is_found_with_its_receiver_type(tmp_path: Path) -> None:
     )
     index = Index(tmp_path)
     index.index(embed="none")
-    for name in ("Command.Execute", "(*Command).Execute"):
+    # a package before the type is a namespace the table does not record
+    for name in ("Command.Execute", "(*Command).Execute", "cobra.Command.Execute"):
         found = index.find_symbol(name)
         assert [(r.path, r.symbol, r.parent) for r in found] == [
             ("command.go", "Command.Execute", "Command")

@@ -58,9 +58,10 @@ def definitions_named(
         category = definition_category(row)
         if not filters.accepts(row.path, row.language or "", row.kind, category):
             continue
-        if qualifier and qualifier not in _owners(row):
+        fit = _qualifier_fit(qualifier, row) if qualifier else 1.0
+        if not fit:
             continue
-        score = name_score(base, row.name, glob)
+        score = name_score(base, row.name, glob) * fit
         if row.kind == "impl":
             score *= 0.99  # `impl Fragment` after the `enum Fragment` it implements for
         elif row.kind == "reexport":
@@ -117,6 +118,22 @@ def _owners(row: DefinitionRow) -> str:
     (``M`` of Lua's ``M.setup``), for qualified lookups (``symbol:M.setup``)."""
     parent = row.parent.replace("::", ".")
     return ".".join(part for part in (parent, owner_of(row.name)) if part).lower()
+
+
+def _qualifier_fit(qualifier: str, row: DefinitionRow) -> float:
+    """How the owners written before a name fit a definition: 1.0 when its owners hold
+    them (``Base.call``), a little less when only the last one is its owner and the
+    others are namespaces the table does not record (``Sinatra::Base#call``,
+    ``cobra.Command.Execute``: a Go package, a Ruby module around the class); 0 else."""
+    owners = _owners(row)
+    if qualifier in owners:
+        return 1.0
+    *outer, last = qualifier.split(".")
+    if not outer or last not in owners.split("."):
+        return 0.0
+    # namespaces usually mirror folders (lib/sinatra/base.rb): those that do rank first
+    folders = set(re.split(r"[/._-]", row.path.lower()))
+    return 0.98 if all(part in folders for part in outer) else 0.9
 
 
 def _glob_regex(glob: str) -> re.Pattern[str]:
