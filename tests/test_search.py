@@ -1048,6 +1048,11 @@ def test_a_method_named_with_its_namespaces_is_found(tmp_path: Path) -> None:
     found = index.find_symbol("Sinatra::Base#call")
     assert [r.path for r in found] == ["lib/sinatra/base.rb", "lib/other/base.rb"]
     assert index.find_symbol("Sinatra::Nothing#call") == []
+    # a module-level name asked for with its module, as it is imported
+    write_tree(tmp_path, {"src/flask/helpers.py": "def url_for(endpoint):\n    return endpoint\n"})
+    index.index(embed="none")
+    assert [r.path for r in index.find_symbol("flask.helpers.url_for")] == ["src/flask/helpers.py"]
+    assert index.find_symbol("flask.views.url_for") == []
 
 
 def test_a_go_method_is_found_with_its_receiver_type(tmp_path: Path) -> None:

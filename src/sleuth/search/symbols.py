@@ -124,16 +124,22 @@ def _qualifier_fit(qualifier: str, row: DefinitionRow) -> float:
     """How the owners written before a name fit a definition: 1.0 when its owners hold
     them (``Base.call``), a little less when only the last one is its owner and the
     others are namespaces the table does not record (``Sinatra::Base#call``,
-    ``cobra.Command.Execute``: a Go package, a Ruby module around the class); 0 else."""
+    ``cobra.Command.Execute``: a Go package, a Ruby module around the class), or when
+    they are the path of the module that defines it at its top; 0 else."""
     owners = _owners(row)
     if qualifier in owners:
         return 1.0
-    *outer, last = qualifier.split(".")
-    if not outer or last not in owners.split("."):
-        return 0.0
-    # namespaces usually mirror folders (lib/sinatra/base.rb): those that do rank first
+    parts = qualifier.split(".")
     folders = set(re.split(r"[/._-]", row.path.lower()))
-    return 0.98 if all(part in folders for part in outer) else 0.9
+    if len(parts) > 1 and parts[-1] in owners.split("."):
+        # namespaces usually mirror folders (lib/sinatra/base.rb): those that do first
+        return 0.98 if all(part in folders for part in parts[:-1]) else 0.9
+    # a module's path before a name it defines at its top (flask.helpers.url_for,
+    # lualine.setup: a module is asked for as it is imported)
+    if owners or not all(part in folders for part in parts):
+        return 0.0
+    stem = row.path.lower().rsplit("/", 1)[-1].split(".", 1)[0]
+    return 0.95 if stem == parts[-1] else 0.92  # the module itself, then files under it
 
 
 def _glob_regex(glob: str) -> re.Pattern[str]:
