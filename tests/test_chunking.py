@@ -165,6 +165,8 @@ CASES = [
         "local M = {}\nM.pick = function(opts)\n  return opts\nend\n"
         "local helper = function(x) return x end\nfunction M.close(p) end\n"
         "M.value = 3\nM.handlers = {\n  on_open = function(buf) end,\n  count = 3,\n}\n"
+        "T['setup()']['creates side effects'] = function()\n  eq(1, 1)\nend\n"
+        "t[key] = function() end\n"
         "return M\n",
         {
             ("M.pick", "function", ""),
@@ -173,6 +175,8 @@ CASES = [
             # a table the file defines over lines is a constant, owning its functions
             ("M.handlers", "constant", ""),
             ("on_open", "function", "M.handlers"),
+            # a function kept under string keys (mini.test's cases) is named as written
+            ("T['setup()']['creates side effects']", "function", ""),
         },
     ),
     (

@@ -397,6 +397,12 @@ def _lua_assignment(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node]
     if targets is None or values is None or len(targets.named_children) != 1:
         return None
     value = values.named_children[0] if values.named_children else None
+    if value is not None and value.type == "function_definition":
+        target = targets.named_children[0]
+        if _lua_string_keyed(target):
+            # `T['setup()']['creates side effects'] = function() .. end` (mini.test's
+            # cases), `handlers['textDocument/hover'] = function`: named as written
+            return "function", " ".join(_text(target).split())[:120], node
     name = "".join(_text(targets).split())
     # `t[function(v) ... end] = function ...` keys a table by a computed value: no name.
     if value is None or not _LUA_NAME.fullmatch(name):
@@ -409,6 +415,20 @@ def _lua_assignment(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node]
     if top and value.type == "table_constructor" and _spans_lines(value):
         return "constant", name[:120], node
     return None
+
+
+def _lua_string_keyed(target: tree_sitter.Node) -> bool:
+    """Whether ``target`` is a table entry keyed by strings only (``T['a']['b']``)."""
+    if target.type != "bracket_index_expression":
+        return False
+    while target.type == "bracket_index_expression":
+        key = target.child_by_field_name("field")
+        if key is None or key.type != "string":
+            return False
+        target = target.child_by_field_name("table")
+        if target is None:
+            return False
+    return target.type in ("identifier", "dot_index_expression")
 
 
 #: A name Lua code calls a function by: ``pick``, ``M.pick``, ``Async:init``.
