@@ -1208,6 +1208,20 @@ def test_functions_inside_a_function_are_definitions_of_their_own() -> None:
         "      parseJson: function (text) {\n        return text\n      },\n    }\n"
         "  })\n})\n"
     )
+    # a function expression with a name (what a stack trace shows) is found by name
+    named = (
+        "export function createInputMiddleware(parse) {\n"
+        "  const inputMiddleware = async function inputValidatorMiddleware(opts) {\n"
+        "    return parse(opts)\n  }\n  return inputMiddleware\n}\n"
+        "app.use(function requestLogger(req, res, next) {\n  next()\n})\n"
+        "app.use(function (req, res, next) {\n  next()\n})\n"
+    )
+    assert {d.name for d in checked_chunks("javascript", named)[1]} == {
+        "createInputMiddleware",
+        "inputMiddleware",
+        "inputValidatorMiddleware",
+        "requestLogger",
+    }
     found = chunk_text("typescript", tests)[1]
     # a test's helper is found by name; its fakes' members are not
     assert [(d.name, d.kind, d.local) for d in found] == [("isLeaking", "function", True)]

@@ -20,6 +20,7 @@ import tree_sitter
 
 from .. import config
 from ..languages import parse, parser_for
+from ..tokens import last_part
 from .base import TEST_MODULES, Chunk, Definition, signature_of
 from .parser_copy import C_STRING, CATCH_MACROS, CATCH_TEST, parser_source
 
@@ -991,7 +992,9 @@ class _Chunker:
         kind, name, inner = found
         # the enclosing definition itself, seen again through a part of it (Lua's
         # `local pick = function` holds the assignment `pick = function`)
-        if name == enclosing.name and node.start_point.row == enclosing.body.start_point.row:
+        # (and JavaScript's `res.send = function send(..)`: the value names itself again)
+        same = name == enclosing.name or last_part(enclosing.name) == name
+        if same and node.start_point.row == enclosing.body.start_point.row:
             return
         _take_inner(consumed, node, inner)
         self._record(node, inner, kind, name, parent, local=True)
@@ -1164,10 +1167,20 @@ def _is_test(kind: str, name: str, parent: str) -> bool:
 
 
 _Found = tuple[str, str, tree_sitter.Node] | None
+
+
+def _js_named_function(node: tree_sitter.Node) -> _Found:
+    """``async function inputValidatorMiddleware(opts) { .. }`` passed as a value: the
+    name a stack trace shows, so it is found by name; an anonymous one is no definition."""
+    name = node.child_by_field_name("name")
+    return ("function", _text(name)[:120], node) if name is not None else None
+
+
 _JS_FORMS: dict[str, Callable[[tree_sitter.Node], _Found]] = {
     "lexical_declaration": _js_declaration,
     "variable_declaration": _js_declaration,
     "expression_statement": _js_statement,
+    "function_expression": _js_named_function,
 }
 #: Definitions the node type alone does not tell: language -> {node type: function that
 #: returns (kind, name, node) or None}. Their node types join the candidates' query.
