@@ -544,6 +544,17 @@ def test_kotlin_properties_with_accessor_bodies_are_definitions() -> None:
     }
 
 
+def test_a_semicolon_inside_a_shell_expansion_does_not_hide_the_functions_after_it() -> None:
+    """``"${out:+${out};}1"`` (a separator added when a value is set) read to the shell
+    grammar as the end of a command, and every function after it was lost."""
+    source = 'function __bold() {\n\tout="$("__$1")"\n\techo "${out:+${out};}1"\n}\n\n' + "".join(
+        f"function __color_{c}() {{\n\techo {c}\n}}\n\n" for c in ("red", "blue")
+    )
+    chunks, definitions = checked_chunks("bash", source)
+    assert [d.name for d in definitions] == ["__bold", "__color_red", "__color_blue"]
+    assert '"${out:+${out};}1"' in "\n".join(c.text for c in chunks)
+
+
 def test_a_kotlin_top_level_value_spanning_lines_is_a_definition() -> None:
     """`val SSE = createClientPlugin(..) { .. }` is how Kotlin libraries define plugins
     and modules; one-line values and class members are not definitions of their own."""

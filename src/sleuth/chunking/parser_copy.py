@@ -421,7 +421,41 @@ def _rewrite_csharp(text: str) -> str:
     return _CSHARP_POINTER_CAST.sub(_spaces, text) if "*)" in text else text
 
 
+#: Where a parameter expansion opens in a shell script.
+_BASH_EXPANSION = re.compile(r"\$\{")
+
+
+def _rewrite_bash(text: str) -> str:
+    """tree-sitter-bash reads a ``;`` inside a parameter expansion (``"${out:+${out};}1"``,
+    a separator added when the value is set) as the end of a command and loses every
+    function after it: such semicolons become commas, which an expansion word reads
+    alike."""
+    if "${" not in text or ";" not in text:
+        return text
+    chars: list[str] | None = None
+    end = 0
+    for match in _BASH_EXPANSION.finditer(text):
+        if match.start() < end:
+            continue  # inside the expansion just read
+        depth, index = 0, match.start() + 1
+        while index < len(text) and text[index] != "\n":
+            char = text[index]
+            if char == "{":
+                depth += 1
+            elif char == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            elif char == ";" and depth > 0:
+                chars = chars if chars is not None else list(text)
+                chars[index] = ","
+            index += 1
+        end = index
+    return "".join(chars) if chars is not None else text
+
+
 _PARSE_REWRITES: dict[str, Callable[[str], str]] = {
+    "bash": _rewrite_bash,
     "csharp": _rewrite_csharp,
     "kotlin": _rewrite_kotlin,
     "rust": _rewrite_rust,
