@@ -381,9 +381,21 @@ def test_language_by_path(path: str, language: str) -> None:
     assert language_for(path) == language
 
 
-def test_a_one_line_value_is_no_definition() -> None:
-    _, definitions = chunk_text("javascript", "const debug = require('debug');\nlet n = 1;\n")
-    assert definitions == []
+def test_a_module_one_line_value_is_a_definition_without_a_chunk() -> None:
+    """``const isFetchSupported = ..``, ``export const safeParse = ..``: names a module
+    gives values, found by name; an import (``require``) and a function's own values
+    are not definitions."""
+    source = (
+        "const debug = require('debug')('app');\nconst { join } = require('path');\n"
+        "let n = 1;\nexport const safeParse = _safeParse(RealError);\n"
+        "function f() {\n  const inner = 3;\n  return inner;\n}\n"
+    )
+    _, definitions = checked_chunks("javascript", source)
+    assert [(d.name, d.kind, d.local) for d in definitions] == [
+        ("n", "constant", True),
+        ("safeParse", "constant", True),
+        ("f", "function", False),
+    ]
 
 
 def test_a_doc_comment_joins_its_definition_across_one_blank_line() -> None:

@@ -605,12 +605,52 @@ def _named_values(language: str, node: tree_sitter.Node) -> list[tuple[str, tree
     if language == "rust":
         name = node.child_by_field_name("name") if node.type in _VALUE_TYPES else None
         return [(_text(name)[:120], node)] if name is not None else []
+    if language in _JS_LANGUAGES:
+        return _js_values(node)
     reader = _ASSIGNMENTS.get(language)
     assigned = reader(node) if reader is not None else None
     return [(_text(assigned[0])[:120], node)] if assigned is not None else []
 
 
 _ASSIGNMENTS = {"python": _python_assignment, "ruby": _ruby_assignment}
+
+
+def _js_values(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
+    """A module's one-line ``const`` / ``let`` / ``var`` values, exported or not
+    (``const isFetchSupported = typeof fetch === 'function'``, ``export const
+    DEFAULT_TIMEOUT = 5000``): each plain name a definition without a chunk."""
+    if node.type not in ("lexical_declaration", "variable_declaration"):
+        return []
+    parent = node.parent
+    if parent is not None and parent.type == "export_statement":
+        parent = parent.parent
+    if parent is None or parent.type != "program":
+        return []
+    out = []
+    for declarator in node.named_children:
+        name = declarator.child_by_field_name("name")
+        value = declarator.child_by_field_name("value")
+        if name is None or name.type != "identifier" or _js_import(value):
+            continue
+        out.append((_text(name)[:120], node))
+    return out
+
+
+def _js_import(value: tree_sitter.Node | None) -> bool:
+    """``require('debug')('app')``, ``require('a').b``, ``await import('x')``: a name
+    for another module's code, not a definition."""
+    while value is not None and value.type in _JS_IMPORT_WRAPPERS:
+        field = "function" if value.type == "call_expression" else None
+        inner = value.child_by_field_name(field) if field else None
+        value = inner or (value.named_children[0] if value.named_children else None)
+    return (
+        value is not None
+        and value.type in ("identifier", "import")
+        and (_text(value) in ("require", "import"))
+    )
+
+
+_JS_IMPORT_WRAPPERS = frozenset({"await_expression", "member_expression", "call_expression"})
 
 
 def _reexports(language: str, node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
