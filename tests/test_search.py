@@ -12,6 +12,7 @@ from sleuth.results import OtherHit, other_hit_text, result_of
 from sleuth.search import rank
 from sleuth.search.classify import (
     MAX_NAMED_FILES,
+    QueryPlan,
     classify,
     declared_name,
     named_files,
@@ -665,6 +666,12 @@ def test_the_newest_version_folder_comes_first_unless_the_query_names_another(
     index.close()
 
 
+def paths_after_priors(plan: QueryPlan, scored: list[Scored], definitions: dict) -> list[str]:
+    """The candidates' paths, best first, once the priors have scored them."""
+    rank.apply_priors(plan, scored, definitions)
+    return [item.row.path for item in sorted(scored, key=lambda item: -item.score)]
+
+
 def test_a_name_only_an_older_version_defines_is_found_there() -> None:
     """`isEmoji` is defined only in v3: the older version is what was asked for, so it
     is not ranked below v4's candidates (which it is for a name both versions hold)."""
@@ -690,9 +697,7 @@ def test_a_name_only_an_older_version_defines_is_found_there() -> None:
     }
 
     def order(definitions: dict) -> list[str]:
-        scored = [Scored(rows[1], 1.0), Scored(rows[2], 1.5)]
-        rank.apply_priors(plan, scored, definitions)
-        return [item.row.path for item in sorted(scored, key=lambda item: -item.score)]
+        return paths_after_priors(plan, [Scored(rows[1], 1.0), Scored(rows[2], 1.5)], definitions)
 
     only_v3 = {"isemoji": [DefinitionSpan("src/v3/types.ts", 12, 14, "isEmoji", "function")]}
     both = {
@@ -968,10 +973,8 @@ def test_an_inner_function_asked_with_its_case_takes_the_exact_case_prior() -> N
     other = ChunkRow(2, "src/other.ts", "typescript", 1, 9, "function", "swap", "", "", "", "", "")
 
     def order(defined_as: str) -> list[str]:
-        scored = [Scored(store, 1.0), Scored(other, 3.0)]
         spans = {"replacereducer": [DefinitionSpan("src/store.ts", 30, 46, defined_as, "function")]}
-        rank.apply_priors(plan, scored, spans)
-        return [item.row.path for item in sorted(scored, key=lambda item: -item.score)]
+        return paths_after_priors(plan, [Scored(store, 1.0), Scored(other, 3.0)], spans)
 
     assert order("replaceReducer") == ["src/store.ts", "src/other.ts"]
     assert order("ReplaceReducer") == ["src/other.ts", "src/store.ts"]  # not as asked
@@ -1021,10 +1024,8 @@ def test_an_upper_case_name_asked_alone_finds_its_constant() -> None:
     method = ChunkRow(2, "connector.py", "python", 10, 14, "method", "limit", "", "", "", "", "")
 
     def order(kind: str) -> list[str]:
-        scored = [Scored(module, 1.0), Scored(method, 4.0)]
         spans = {"default_limit": [DefinitionSpan("writer.py", 24, 24, "DEFAULT_LIMIT", kind)]}
-        rank.apply_priors(plan, scored, spans)
-        return [item.row.path for item in sorted(scored, key=lambda item: -item.score)]
+        return paths_after_priors(plan, [Scored(module, 1.0), Scored(method, 4.0)], spans)
 
     assert order("constant") == ["writer.py", "connector.py"]
     assert order("function") == ["connector.py", "writer.py"]  # not what the case asks
