@@ -567,6 +567,25 @@ def test_a_semicolon_inside_a_shell_expansion_does_not_hide_the_functions_after_
     assert '"${out:+${out};}1"' in "\n".join(c.text for c in chunks)
 
 
+def test_a_haskell_function_defined_under_else_is_found() -> None:
+    """With ``{-# LANGUAGE CPP #-}`` a fallback for older compilers sits under ``#else``;
+    the grammar read only the first branch, so the fallback's functions were lost."""
+    source = (
+        "{-# LANGUAGE CPP #-}\nmodule CastFloat (castDoubleToWord64) where\n\n"
+        "#if MIN_VERSION_base(4,11,0)\nimport GHC.Float (castDoubleToWord64)\n#else\n"
+        "castDoubleToWord64 :: Double -> Word64\ncastDoubleToWord64 = reinterpretCast\n\n"
+        "reinterpretCast :: a -> b\nreinterpretCast x = unsafeCoerce x\n#endif\n\n"
+        'castFloatTests :: TestTree\ncastFloatTests = testGroup "cast" []\n'
+    )
+    chunks, definitions = checked_chunks("haskell", source)
+    assert {d.name for d in definitions} >= {
+        "castDoubleToWord64",
+        "reinterpretCast",
+        "castFloatTests",
+    }
+    assert "#else" in "\n".join(c.text for c in chunks)
+
+
 def test_a_kotlin_top_level_value_spanning_lines_is_a_definition() -> None:
     """`val SSE = createClientPlugin(..) { .. }` is how Kotlin libraries define plugins
     and modules; one-line values and class members are not definitions of their own."""
