@@ -424,6 +424,25 @@ def test_a_template_specialisation_is_named_without_its_arguments() -> None:
     source = "template <typename T>\nstruct formatter<T, char> {\n  int parse();\n};\n"
     _, definitions = chunk_text("cpp", source)
     assert "formatter" in {d.name for d in definitions}
+    # a template's member defined outside it is named for the class, not the class alone
+    member = "template <typename Mutex>\nvoid base_sink<Mutex>::log(const msg &m) {\n  f(m);\n}\n"
+    assert [d.name for d in chunk_text("cpp", member)[1]] == ["base_sink::log"]
+
+
+def test_ruby_operator_methods_keep_their_names() -> None:
+    source = "class Version\n  def <=>(other)\n    0\n  end\n\n  def <<(part)\n  end\nend\n"
+    _, definitions = checked_chunks("ruby", source)
+    assert [d.name for d in definitions] == ["Version", "<=>", "<<"]
+
+
+def test_a_script_without_an_extension_is_read_in_its_interpreters_language() -> None:
+    bash = "#!/usr/bin/env bash\nset -e\n\nrbenv_init() {\n  echo init\n}\n"
+    assert language_of("libexec/rbenv-init", bash) == "bash"
+    assert language_of("bin/tool", "#!/usr/bin/env -S python3 -u\nprint(1)\n") == "python"
+    assert language_of("bin/tool", "#!/usr/bin/perl\nprint 1;\n") == "text"
+    assert language_of("notes.txt", bash) == "text"  # an extension says what it is
+    _, definitions = chunk_text(language_of("libexec/rbenv-init", bash), bash)
+    assert [d.name for d in definitions] == ["rbenv_init"]
 
 
 def test_zig_test_blocks_are_tests_not_definitions() -> None:

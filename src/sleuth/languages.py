@@ -142,12 +142,34 @@ _CPP_IN_HEADER = re.compile(
 )
 
 
+#: ``#!/usr/bin/env bash``, ``#!/bin/sh -e``: the interpreter's name (group 1).
+_SHEBANG = re.compile(r"#![ \t]*\S*/(?:env[ \t]+(?:-\S+[ \t]+)*)?([A-Za-z]+)")
+#: Interpreters named in a script's first line, and the language they read.
+INTERPRETERS = {
+    "sh": "bash",
+    "bash": "bash",
+    "zsh": "bash",
+    "ksh": "bash",
+    "dash": "bash",
+    "python": "python",
+    "ruby": "ruby",
+    "node": "javascript",
+    "lua": "lua",
+}
+
+
 def language_of(path: str, text: str) -> str:
     """``language_for``, refined by content: a ``.h`` header written in C++ (templates,
-    namespaces, classes) is C++, so its classes and methods are found (fmt, abseil)."""
+    namespaces, classes) is C++, so its classes and methods are found (fmt, abseil); a
+    script without an extension (``bin/rbenv``, ``libexec/rbenv-init``) is read in the
+    language its ``#!`` line names."""
     language = language_for(path)
     if language == "c" and path.endswith(".h") and _CPP_IN_HEADER.search(text):
         return "cpp"
+    if language == "text" and text.startswith("#!") and not PurePosixPath(path).suffix:
+        found = _SHEBANG.match(text)
+        if found is not None:
+            return INTERPRETERS.get(found.group(1).lower(), language)
     return language
 
 

@@ -872,8 +872,25 @@ def _name_of(node: tree_sitter.Node) -> str:
                 break
     text = _text(name).strip().split("(")[0].split("\n")[0]
     if not text.split("::")[-1].startswith("operator"):  # S::operator<< keeps its <<
-        text = text.split("<")[0].strip()  # formatter<T, Char> specialises formatter
+        # formatter<T, Char> specialises formatter; base_sink<Mutex>::log is base_sink::log;
+        # Ruby's `<=>` and `<<` are names of their own
+        text = _without_template_arguments(text).strip() or text
     return text[:120]
+
+
+def _without_template_arguments(text: str) -> str:
+    """``text`` without its ``<..>`` groups (nested ones too)."""
+    if "<" not in text:
+        return text
+    out, depth = [], 0
+    for char in text:
+        if char == "<":
+            depth += 1
+        elif char == ">" and depth:
+            depth -= 1
+        elif not depth:
+            out.append(char)
+    return "".join(out)
 
 
 def _inner_declarator(declarator: tree_sitter.Node) -> tree_sitter.Node | None:
