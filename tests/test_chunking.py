@@ -1288,6 +1288,27 @@ def test_functions_inside_a_function_are_definitions_of_their_own() -> None:
     assert [(d.name, d.kind, d.local) for d in found] == [("isLeaking", "function", True)]
 
 
+def test_a_macro_standing_for_try_does_not_hide_the_rest_of_the_file() -> None:
+    """``SPDLOG_TRY {`` (``try`` with exceptions, nothing without) read to the grammar as
+    an expression, and the functions after it were lost (spdlog's thread pool)."""
+    source = (
+        "SPDLOG_INLINE thread_pool::thread_pool(size_t n)\n    : q_(n) {}\n\n"
+        "SPDLOG_INLINE thread_pool::~thread_pool() {\n    SPDLOG_TRY {\n"
+        "        for (size_t i = 0; i < threads_.size(); i++) {\n            post(i);\n"
+        "        }\n    }\n    SPDLOG_CATCH_STD\n}\n\n"
+        + "".join(f"size_t thread_pool::count_{n}() {{\n    return 1;\n}}\n\n" for n in "abc")
+    )
+    chunks, definitions = checked_chunks("cpp", source)
+    assert [d.name for d in definitions] == [
+        "thread_pool::thread_pool",
+        "thread_pool::~thread_pool",
+        "thread_pool::count_a",
+        "thread_pool::count_b",
+        "thread_pool::count_c",
+    ]
+    assert "SPDLOG_TRY {" in "\n".join(c.text for c in chunks)
+
+
 def test_c_and_cpp_export_macros_do_not_hide_definitions() -> None:
     """Export, visibility and namespace macros the grammar cannot know are blanked in
     the parser's copy only: the definitions they decorate are found, named as written."""

@@ -269,6 +269,12 @@ def _code_on_line(line: str) -> str:
     return line
 
 
+#: A macro standing for a keyword before a block, indented inside a function:
+#: ``SPDLOG_TRY {``, ``FMT_TRY {`` (``try`` when exceptions are on, nothing when off).
+#: The grammar reads it as an expression and loses the rest of the file.
+_C_BLOCK_MACRO = re.compile(r"(?m)^([ \t]+)([A-Z][A-Z0-9]*_[A-Z0-9_]*)(?=[ \t]*\{)")
+
+
 def _blank_c_macros(text: str) -> str:
     """Substitutions that keep every offset, then the preprocessor lines put back."""
     if "_" not in text:
@@ -280,6 +286,8 @@ def _blank_c_macros(text: str) -> str:
     out = _C_AFTER_PARAMETERS.sub(lambda m: ")" + m.group(1) + " " * len(m.group(2)), out)
     out = _C_AFTER_PARAMETER_NAME.sub(_spaces, out)
     out = _blank_macro_statements(out)
+    if "{" in out:
+        out = _C_BLOCK_MACRO.sub(lambda m: m.group(1) + " " * len(m.group(2)), out)
     out = _blank_labels_before_directives(out)
     if "extern template" in out:
         out = _CPP_EXTERN_TEMPLATE.sub(
