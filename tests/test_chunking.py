@@ -416,6 +416,9 @@ def test_a_cpp_header_is_read_as_cpp() -> None:
     c = "struct Curl_easy {\n  int magic;\n};\nvoid Curl_close(struct Curl_easy *data);\n"
     assert language_of("include/fmt/base.h", cpp) == "cpp"
     assert language_of("lib/urldata.h", c) == "c"
+    inline = "SPDLOG_INLINE bool spdlog::sinks::sink::should_log(level msg_level) const {\n}\n"
+    assert language_of("include/spdlog/sinks/sink-inl.h", inline) == "cpp"
+    assert language_of("lib/x.h", "/* see Foo::bar */\nint x;\n") == "c"  # a comment
     _, definitions = chunk_text(language_of("base.h", cpp), cpp)
     assert ("basic_args", "class") in {(d.name, d.kind) for d in definitions}
 

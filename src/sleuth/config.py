@@ -35,7 +35,7 @@ SCHEMA_VERSION = 1
 #: 55: files that hold a private key are secrets (``discover.holds_key``); line windows
 #: end at the file's last line; Python's @overload signatures are definitions of kind
 #: ``overload``. 56: Elixir's defguardp is a definition.
-CHUNKER_VERSION = 67
+CHUNKER_VERSION = 68
 
 #: Files larger than this are skipped (reason ``too_large``).
 MAX_FILE_BYTES = int(_number("SLEUTH_MAX_FILE_BYTES", 1_000_000, 1, int))

@@ -158,13 +158,22 @@ INTERPRETERS = {
 }
 
 
+#: A scope written ``name::name`` in code (not in a comment, a directive or a string):
+#: C has none, a header of member definitions (spdlog's ``sink-inl.h``) has little else.
+_CPP_SCOPE = re.compile(r"(?m)^[^/*#\n\"]*\b[A-Za-z_]\w*::[A-Za-z_~]")
+
+
 def language_of(path: str, text: str) -> str:
     """``language_for``, refined by content: a ``.h`` header written in C++ (templates,
-    namespaces, classes) is C++, so its classes and methods are found (fmt, abseil); a
-    script without an extension (``bin/rbenv``, ``libexec/rbenv-init``) is read in the
-    language its ``#!`` line names."""
+    namespaces, classes, ``Class::member``) is C++, so its classes and methods are found
+    (fmt, abseil, spdlog); a script without an extension (``bin/rbenv``,
+    ``libexec/rbenv-init``) is read in the language its ``#!`` line names."""
     language = language_for(path)
-    if language == "c" and path.endswith(".h") and _CPP_IN_HEADER.search(text):
+    if (
+        language == "c"
+        and path.endswith(".h")
+        and (_CPP_IN_HEADER.search(text) or _CPP_SCOPE.search(text))
+    ):
         return "cpp"
     if language == "text" and text.startswith("#!") and not PurePosixPath(path).suffix:
         found = _SHEBANG.match(text)
