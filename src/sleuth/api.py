@@ -32,7 +32,7 @@ from .freshness import ChangeDetector
 from .handles import Expansion, Handle, HandleRef, one_line, parse_target
 from .indexer import Indexer, Progress, UpdateReport, _quiet
 from .prepare import content_hash
-from .results import Result, SearchResponse, other_hit_text
+from .results import Result, SearchResponse, other_hit_text, percent
 from .search.classify import QueryPlan, classify
 from .search.engine import VectorSide
 from .search.engine import search as run_search
@@ -574,7 +574,7 @@ class Index:
                 notices.append("no vectors yet: lexical results only" + self._background_note())
         elif mode != "lexical" and fraction < 0.999:
             notices.append(
-                f"semantic tier {_percent(fraction)} built: lexical results fill in"
+                f"semantic tier {percent(fraction)} built: lexical results fill in"
                 + self._background_note()
             )
         elif mode != "lexical" and tier == "static" and self.tier == "auto":
@@ -834,7 +834,7 @@ class Index:
         elif fraction < 0.999:
             background = self._background_note()
             state = "embedding" if embeds or background else "lexical"
-            note = f"vectors {_percent(fraction)} built: lexical results fill in"
+            note = f"vectors {percent(fraction)} built: lexical results fill in"
             if state == "lexical":
                 note += "; none are being computed (--embed none)"
             note += background
@@ -1363,8 +1363,3 @@ def folder_size(folder: Path) -> int:
             with contextlib.suppress(FileNotFoundError):
                 total += os.stat(os.path.join(parent, name)).st_size
     return total
-
-
-def _percent(fraction: float) -> str:
-    """A share as a whole percentage, rounded down: 99.8% built is not "100% built"."""
-    return f"{int(fraction * 100)}%"

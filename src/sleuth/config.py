@@ -32,9 +32,7 @@ INDEX_DIRNAME = ".sleuth"
 #: Bump when the on-disk layout changes: an older index is rebuilt with a message.
 SCHEMA_VERSION = 1
 #: Bump when chunking or lexical terms change: files are re-chunked (vectors are kept).
-#: 55: files that hold a private key are secrets (``discover.holds_key``); line windows
-#: end at the file's last line; Python's @overload signatures are definitions of kind
-#: ``overload``. 56: Elixir's defguardp is a definition.
+#: What each version changed is in the commit that bumped it.
 CHUNKER_VERSION = 68
 
 #: Files larger than this are skipped (reason ``too_large``).

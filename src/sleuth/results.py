@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from functools import cache
 from typing import TypedDict
 
 
@@ -55,7 +56,24 @@ _RESULT_FIELDS = tuple(f.name for f in fields(Result))
 def result_of(data: dict) -> Result:
     """A Result from its JSON form; fields this version does not know are dropped (a
     daemon of a newer version may send more: fields are only ever added)."""
-    return Result(**{name: data[name] for name in _RESULT_FIELDS if name in data})
+    return Result(**known_fields(Result, data))
+
+
+@cache
+def _field_names(cls: type) -> frozenset[str]:
+    return frozenset(f.name for f in fields(cls))
+
+
+def known_fields(cls: type, data: dict, *left_out: str) -> dict:
+    """The items of ``data`` (an answer's JSON) that are fields of the dataclass ``cls``,
+    but ``left_out``: keys this version does not know are dropped."""
+    names = _field_names(cls)
+    return {key: value for key, value in data.items() if key in names and key not in left_out}
+
+
+def percent(fraction: float) -> str:
+    """A share as a whole percentage, rounded down: 99.8% built is not "100% built"."""
+    return f"{int(fraction * 100)}%"
 
 
 @dataclass(slots=True)

@@ -17,7 +17,7 @@ from .c_conditionals import one_configuration
 _KOTLIN_SOFT_KEYWORD = re.compile(r"(?m)^[ \t]*(?:where|final|by)(?=[ \t]*(?:\?\.|\.|=(?!=)))")
 #: ... a call ``get(copy)`` on the line after a ``val`` as that property's getter (a
 #: getter takes no arguments, so a call with some is renamed).
-_KOTLIN_GET_CALL = re.compile(r"(?m)^([ \t]*)get(?=\((?!\s*\)))")
+_KOTLIN_GET_CALL = re.compile(r"(?m)^[ \t]*get(?=\((?!\s*\)))")
 #: ... a platform modifier on a primary constructor on the line after its class
 #: (``actual open class ByteString`` then ``internal actual constructor(..)``, Kotlin
 #: Multiplatform) as junk, losing every member: the modifier is blanked.
@@ -49,12 +49,12 @@ _KOTLIN_CONSTRUCTOR_ANNOTATION = re.compile(
 
 
 def _rewrite_kotlin(text: str) -> str:
-    text = _KOTLIN_SOFT_KEYWORD.sub(_flip_soft_keyword, text)
-    text = _KOTLIN_GET_CALL.sub(r"\1geT", text)
+    text = _KOTLIN_SOFT_KEYWORD.sub(_renamed, text)
+    text = _KOTLIN_GET_CALL.sub(_renamed, text)
     if "actual" in text or "expect" in text:
         text = _KOTLIN_PLATFORM_CONSTRUCTOR.sub(_blank_group, text)
     if "suspend" in text:
-        text = _KOTLIN_SUSPEND_NAME.sub("suspenD", text)
+        text = _KOTLIN_SUSPEND_NAME.sub(_renamed, text)
     if "@" in text:
         text = _KOTLIN_ACCESSOR_ANNOTATION.sub(_spaces, text)
         text = _KOTLIN_CONSTRUCTOR_ANNOTATION.sub(_spaces, text)
@@ -155,8 +155,9 @@ def _blank_group(match: re.Match[str]) -> str:
     return whole[: start - offset] + " " * (end - start) + whole[end - offset :]
 
 
-def _flip_soft_keyword(match: re.Match[str]) -> str:
-    """A keyword used as a name, its last letter in capitals: a name, same length."""
+def _renamed(match: re.Match[str]) -> str:
+    """A keyword used as a name, its last letter in capitals (``wherE``, ``geT``): a name
+    of the same length the grammar does not take for the keyword."""
     return match.group(0)[:-1] + match.group(0)[-1].upper()
 
 
@@ -272,7 +273,7 @@ def _code_on_line(line: str) -> str:
 #: A macro standing for a keyword before a block, indented inside a function:
 #: ``SPDLOG_TRY {``, ``FMT_TRY {`` (``try`` when exceptions are on, nothing when off).
 #: The grammar reads it as an expression and loses the rest of the file.
-_C_BLOCK_MACRO = re.compile(r"(?m)^([ \t]+)([A-Z][A-Z0-9]*_[A-Z0-9_]*)(?=[ \t]*\{)")
+_C_BLOCK_MACRO = re.compile(r"(?m)^[ \t]+([A-Z][A-Z0-9]*_[A-Z0-9_]*)(?=[ \t]*\{)")
 
 
 def _blank_c_macros(text: str) -> str:
@@ -287,7 +288,7 @@ def _blank_c_macros(text: str) -> str:
     out = _C_AFTER_PARAMETER_NAME.sub(_spaces, out)
     out = _blank_macro_statements(out)
     if "{" in out:
-        out = _C_BLOCK_MACRO.sub(lambda m: m.group(1) + " " * len(m.group(2)), out)
+        out = _C_BLOCK_MACRO.sub(_blank_group, out)
     out = _blank_labels_before_directives(out)
     if "extern template" in out:
         out = _CPP_EXTERN_TEMPLATE.sub(

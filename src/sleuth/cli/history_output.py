@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
-
 from rich.console import Console
 from rich.text import Text
 
 from ..history import HistoryResponse
 from ..history.results import CommitResult, Hunk
+from ..results import known_fields
 
 FILES_SHOWN = 6
 
@@ -38,14 +37,9 @@ def print_commits(console: Console, response: HistoryResponse) -> None:
 def history_response_of(answer: dict) -> HistoryResponse:
     """A HistoryResponse from the JSON of the daemon's /history; keys this version does
     not know (``index``, or what a newer daemon adds) are dropped."""
-    response = HistoryResponse(**_known(HistoryResponse, answer, "results"))
+    response = HistoryResponse(**known_fields(HistoryResponse, answer, "results"))
     for item in answer["results"]:
-        hunks = [Hunk(**_known(Hunk, h)) for h in item.get("hunks", [])]
-        response.results.append(CommitResult(**_known(CommitResult, item, "hunks"), hunks=hunks))
+        hunks = [Hunk(**known_fields(Hunk, h)) for h in item.get("hunks", [])]
+        commit = known_fields(CommitResult, item, "hunks")
+        response.results.append(CommitResult(**commit, hunks=hunks))
     return response
-
-
-def _known(cls: type, data: dict, *left_out: str) -> dict:
-    """The items of ``data`` that are fields of the dataclass ``cls``, but ``left_out``."""
-    names = {f.name for f in fields(cls)} - set(left_out)
-    return {key: value for key, value in data.items() if key in names}

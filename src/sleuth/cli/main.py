@@ -16,6 +16,7 @@ from ..benchmark import DEFAULT_CACHE
 from ..benchmark import run as run_benchmark
 from ..embedding import expect_few_queries
 from ..errors import IndexBusy
+from ..results import percent
 from .check_output import print_check
 from .consoles import console
 from .guard import run_guarded
@@ -189,7 +190,7 @@ def status(
     out.print(f"  chunks       {info['chunks']:,}   definitions {info['definitions']:,}")
     embedding = (
         f"{info['embedded_chunks']:,} of {info['chunks']:,} "
-        f"({int(info['embedded_fraction'] * 100)}%)  model {info['embedding_model']}"
+        f"({percent(info['embedded_fraction'])})  model {info['embedding_model']}"
     )
     out.print(f"  vectors      {embedding}")
     if info.get("static_model"):
@@ -207,7 +208,7 @@ def status(
     if history:
         line = (
             f"  history      {history['commits']:,} commits, "
-            f"{int(history['embedded_fraction'] * 100)}% with vectors"
+            f"{percent(history['embedded_fraction'])} with vectors"
         )
         if history["background_embedder_pid"]:
             line += f" (embedding, pid {history['background_embedder_pid']})"

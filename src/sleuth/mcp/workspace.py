@@ -69,7 +69,7 @@ class Workspace:
 
         builder = Index(self.root)
         try:
-            if builder.exists() or self.embed == "none":
+            if builder.exists() or not self.embeds:
                 builder.refresh(lock_timeout=600.0, detector=self.detector, embed=self.embed)
             else:
                 self._build_new(builder)

@@ -151,7 +151,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     texts = meta.texts([item.row.id for item in kept])
     for item, other in zip(kept, others, strict=True):
         row = item.row
-        symbol, kind = _label(row, plan, definitions, meta)
+        symbol, kind = _label(row, plan, definitions)
         response.results.append(
             Result(
                 path=row.path,
@@ -173,7 +173,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     return response, exhausted
 
 
-def _label(row: ChunkRow, plan: QueryPlan, definitions: dict, meta: MetaStore) -> tuple[str, str]:
+def _label(row: ChunkRow, plan: QueryPlan, definitions: dict) -> tuple[str, str]:
     """(symbol, kind) a result is shown with: the chunk's own, or the definition the
     query asks for when it starts inside a chunk named for another (``ServeHTTP``
     merged into the chunk of the type before it)."""
