@@ -1353,6 +1353,32 @@ def test_a_definition_merged_into_its_neighbours_chunk_is_shown_under_its_name(
     assert index.search("ChainHandler", mode="lexical").results[0].symbol == "ChainHandler"
 
 
+def test_a_small_method_merged_into_its_neighbours_chunk_is_found_by_its_bare_name(
+    tmp_path: Path,
+) -> None:
+    """Lua's ``M:valid`` is named with its owner and merged into the chunk of ``M.new``:
+    asked for as ``valid``, it is the definition, ahead of ``M.validate``."""
+    new = "\n".join(f"  self.opt{n} = opts.opt{n} or {n}" for n in range(12))
+    write_tree(
+        tmp_path,
+        {
+            "lua/win.lua": "local M = {}\n\nfunction M.new(opts)\n  local self = {}\n"
+            f"{new}\n  return setmetatable(self, M)\nend\n\n"
+            "function M:valid()\n  return self.buf ~= nil\nend\n\nreturn M\n",
+            "lua/config.lua": "local M = {}\n\nfunction M.validate(opts)\n"
+            "  -- a valid spec has keys; an invalid one is reported\n"
+            "  if not opts.valid then\n    warn('not valid: ' .. vim.inspect(opts))\n  end\n"
+            "  return opts.valid\nend\n\nreturn M\n",
+        },
+    )
+    git_init(tmp_path)
+    index = Index(tmp_path)
+    index.index(embed="none")
+    top = index.search("valid", mode="lexical").results[0]
+    assert (top.path, top.symbol) == ("lua/win.lua", "M:valid")
+    assert top.start_line <= 21 <= top.end_line
+
+
 def test_a_member_asked_for_with_its_owner_finds_that_owners_member(tmp_path: Path) -> None:
     write_tree(
         tmp_path,

@@ -216,10 +216,12 @@ def _definitions(
     if not names:
         return {}
     found = meta.find_definitions(sorted(names))
+    # (a small one merged into its neighbour's chunk is among the chunk's symbols)
     owned = {
-        row.symbol
+        symbol
         for row in rows.values()
-        if row.symbol.lower() not in names and short_name(row.symbol).lower() in names
+        for symbol in (row.symbol, *row.symbols.split())
+        if symbol.lower() not in names and short_name(symbol).lower() in names
     }
     for name, spans in meta.find_definitions(sorted(owned)).items():
         found.setdefault(short_name(name), []).extend(spans)
