@@ -1312,6 +1312,62 @@ def test_a_macro_standing_for_try_does_not_hide_the_rest_of_the_file() -> None:
     assert "SPDLOG_TRY {" in "\n".join(c.text for c in chunks)
 
 
+def test_cpp_calling_conventions_and_empty_overrides_keep_the_parse() -> None:
+    """``extern "C" .. __stdcall F();`` made the namespace after it F's body, and an
+    overriding member's empty body with a ``;`` (``override{};``) read as a field."""
+    source = (
+        'extern "C" __declspec(dllimport) int __stdcall IsDebuggerPresent();\n\n'
+        "namespace sinks {\n"
+        "class msvc_sink : public base_sink {\n"
+        "public:\n"
+        "    msvc_sink() = default;\n"
+        "protected:\n"
+        "    void sink_it_(const log_msg &msg) override {\n        write(msg);\n    }\n"
+        "    void flush_() override{};\n"
+        "    void close_() const final {};\n"
+        "};\n"
+        "}  // namespace sinks\n"
+    )
+    _, definitions = checked_chunks("cpp", source)
+    assert [(d.name, d.kind) for d in definitions] == [
+        ("sinks", "module"),
+        ("msvc_sink", "class"),
+        ("msvc_sink", "method"),
+        ("sink_it_", "method"),
+        ("flush_", "method"),
+        ("close_", "method"),
+    ]
+    # the parser's copy keeps every offset; the source is shown as written
+    assert len(parser_source("cpp", source)) == len(source.encode())
+
+
+def test_c_type_macros_and_comments_in_macros_keep_their_meaning() -> None:
+    """An upper-case name the file declares as a type stays the type (flex's
+    ``YY_BUFFER_STATE``); a specifier macro ending its line is not the function's name
+    (``void SPDLOG_INLINE`` / ``sink::log(..)``); a comment inside a macro continued over
+    lines no longer ends the macro and hides the function after it."""
+    source = (
+        "typedef struct yy_buffer_state *YY_BUFFER_STATE;\n\n"
+        "YY_BUFFER_STATE yy_scan_string(const char *s)\n{\n    return scan(s);\n}\n\n"
+        "#define FAIL(msg)  \\\n  do {          \\\n    report(msg); \\\n"
+        "    /*YYERROR*/;   \\\n  } while (0)\n\n"
+        "static void yyerror(const char *s)\n{\n    FAIL(s);\n}\n"
+    )
+    _, definitions = checked_chunks("c", source)
+    assert [(d.name, d.kind) for d in definitions] == [
+        ("yy_scan_string", "function"),
+        ("yyerror", "function"),
+    ]
+    source = (
+        "template<typename Mutex>\nvoid SPDLOG_INLINE\n"
+        "sinks::base_sink<Mutex>::set_formatter(std::unique_ptr<formatter> f) {\n"
+        "    set_formatter_(std::move(f));\n}\n\n"
+        "static YYPTRDIFF_T\nyystrlen(const char *s) {\n    return 0;\n}\n"
+    )
+    _, definitions = checked_chunks("cpp", source)
+    assert [d.name for d in definitions] == ["sinks::base_sink::set_formatter", "yystrlen"]
+
+
 def test_c_and_cpp_export_macros_do_not_hide_definitions() -> None:
     """Export, visibility and namespace macros the grammar cannot know are blanked in
     the parser's copy only: the definitions they decorate are found, named as written."""
@@ -1440,6 +1496,37 @@ def test_csharp_pointer_casts_do_not_hide_the_methods_after_them() -> None:
     chunks, definitions = checked_chunks("csharp", source)
     assert [d.name for d in definitions] == ["UnsafeMemory"] + [f"WriteRaw{n}" for n in range(4)]
     assert "*(int*)(pDst + 0)" in chunks[0].text  # chunks keep the file's own text
+
+
+def test_csharp_conditional_groups_inside_a_declaration_keep_its_name() -> None:
+    """``#if`` between a signature and its ``=>`` body, or between a class's name and its
+    base list: each branch alone is whole, both together are not. The first branch is
+    read, as in C, and the definition keeps its own name (it was named for the macro)."""
+    source = (
+        "namespace N\n{\n"
+        "    public abstract partial class JsonReader\n"
+        "#if HAVE_ASYNC_DISPOSABLE\n"
+        "        : IAsyncDisposable\n"
+        "#endif\n"
+        "    {\n"
+        "        internal static bool IsDateFamily(Type from, Type to)\n"
+        "#if NET6_0_OR_GREATER\n"
+        "            => from == typeof(DateTime) && to == typeof(DateOnly);\n"
+        "#else\n"
+        "            => false;\n"
+        "#endif\n\n"
+        "        internal static bool TryConvert(object value, out object converted)\n"
+        "        {\n            converted = value;\n            return true;\n        }\n"
+        "    }\n}\n"
+    )
+    chunks, definitions = checked_chunks("csharp", source)
+    assert [(d.name, d.kind) for d in definitions] == [
+        ("N", "module"),
+        ("JsonReader", "class"),
+        ("IsDateFamily", "method"),
+        ("TryConvert", "method"),
+    ]
+    assert "=> false;" in "\n".join(c.text for c in chunks)  # the file's own text
 
 
 def test_a_statement_cut_off_by_a_preprocessor_line_is_not_a_definition() -> None:

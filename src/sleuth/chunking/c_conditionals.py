@@ -1,10 +1,11 @@
-"""C and C++ conditional groups the grammar cannot read, reduced to one configuration.
+"""C, C++ and C# conditional groups the grammar cannot read, reduced to one configuration.
 
 tree-sitter's C grammars understand ``#if`` .. ``#endif`` between statements whose
 branches are each whole. Real code also puts them inside a statement (``x =`` /
 ``if(a)`` / a parameter list, then ``#ifdef``) or gives each branch its own opening
 line of a shared block (``#ifdef A`` / ``if(a && b) {`` / ``#else`` / ``if(a) {`` /
-``#endif``); the grammar then loses the whole function. For such a group the parser's
+``#endif``); the grammar then loses the whole function. C# code does the same between
+a signature and its ``=>`` body, or a class's name and its base list. For such a group the parser's
 copy keeps only the first branch, as one configuration would compile, with its
 directive lines and the other branches blanked. Every offset is kept.
 """

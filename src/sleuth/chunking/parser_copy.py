@@ -137,6 +137,38 @@ _C_LABEL = re.compile(r"[ \t]*(?!(?:public|private|protected|default)\b)[A-Za-z_
 #: the rest of the file. The whole call is blanked; it defines nothing a chunk is named
 #: for.
 _C_MACRO_STATEMENT = re.compile(r"(?m)^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\(")
+#: ... and Microsoft's calling conventions (``extern "C" int __stdcall F();``): the
+#: grammar took the namespace after such a declaration for the function's body.
+_C_CALLING_CONVENTION = re.compile(r"__(?:stdcall|cdecl|fastcall|thiscall|vectorcall)\b")
+#: ... and the `;` after an overriding member's empty body (``void flush_() override{};``):
+#: with it, the member read as a field with a brace initializer.
+_CPP_EMPTY_OVERRIDE = re.compile(
+    r"\)(?:[ \t]*(?:const|noexcept))*[ \t]*(?:override|final)[ \t]*\{\}[ \t]*(;)"
+)
+#: ... but not a name the file declares as a type (flex's ``typedef struct yy_buffer_state
+#: *YY_BUFFER_STATE;``, ``#define YYPTRDIFF_T long``): before a name it is the type.
+_C_TYPEDEF_NAME = re.compile(r"typedef\b[^;{}]*?\b([A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]*;")
+_C_DEFINED_TYPE_NAME = re.compile(
+    r"#[ \t]*define[ \t]+([A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]+"
+    r"(?:(?:const|unsigned|signed|struct|enum)[ \t]+)*"
+    r"(?:void|int|char|long|short|float|double|[a-z_]\w*_t|struct[ \t]+\w+)\b[ \t*]*$",
+    re.M,
+)
+#: ... and a specifier macro that ends its line after a type, before the declarator on
+#: the next line (``void SPDLOG_INLINE`` / ``base_sink<Mutex>::log(..)``): the macro was
+#: taken for the function's name. Lines that end so are found first (fast), then read
+#: whole.
+_C_ENDS_WITH_MACRO = re.compile(r"_[A-Z0-9_]*[ \t]*\n(?=[ \t]*[A-Za-z_~])")
+_C_SPECIFIER_AT_END = re.compile(
+    r"([ \t]*(?:template[ \t]*<[^\n]*>[ \t]*)?(?:[A-Za-z_][\w:<>,*&]*[ \t]+)+)"
+    r"([A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]*(?=\n)"
+)
+#: Words before such a macro that are not a type: with only these, the macro is the type
+#: (``static YYPTRDIFF_T`` / ``yystrlen (..)``).
+_C_QUALIFIERS = frozenset(
+    {"static", "inline", "extern", "const", "constexpr", "virtual", "explicit", "volatile"}
+    | {"friend", "template", "typedef", "register"}
+)
 #: A C string literal on one line.
 C_STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
 #: Preprocessor lines, with their continuations: left as they are.
@@ -280,10 +312,10 @@ def _blank_c_macros(text: str) -> str:
     """Substitutions that keep every offset, then the preprocessor lines put back."""
     if "_" not in text:
         return text
+    types = {*_C_TYPEDEF_NAME.findall(text), *_C_DEFINED_TYPE_NAME.findall(text)}
     alone = _C_ALONE.sub(lambda m: m.group(0) if _continues(text, m.start()) else _spaces(m), text)
-    out = _C_AFTER_IF.sub(
-        _after_word(lambda m: "if " + " " * len(m.group(1))), _C_SPECIFIER.sub(_spaces, alone)
-    )
+    specifiers = _C_SPECIFIER.sub(_unless(types), alone)
+    out = _C_AFTER_IF.sub(_after_word(lambda m: "if " + " " * len(m.group(1))), specifiers)
     out = _C_AFTER_PARAMETERS.sub(lambda m: ")" + m.group(1) + " " * len(m.group(2)), out)
     out = _C_AFTER_PARAMETER_NAME.sub(_spaces, out)
     out = _blank_macro_statements(out)
@@ -300,14 +332,51 @@ def _blank_c_macros(text: str) -> str:
         )
     if "* " in out or "& " in out:
         out = _C_POINTER_QUALIFIER.sub(lambda m: m.group(1) + " " * len(m.group(2)), out)
-    if out == text:
+    if "__" in out:
+        out = _C_CALLING_CONVENTION.sub(_after_word(_spaces), out)
+    out = _blank_specifiers_at_end(out, types)
+    if "{};" in out:
+        out = _CPP_EMPTY_OVERRIDE.sub(_blank_group, out)
+    if out == text and ("/*" not in text or "\\\n" not in text):
         return text
     parts, at = [], 0
     for directive in _C_DIRECTIVE.finditer(text):
-        parts += [out[at : directive.start()], directive.group(0)]
+        parts += [out[at : directive.start()], _directive(directive.group(0))]
         at = directive.end()
     parts.append(out[at:])
     return "".join(parts)
+
+
+def _unless(types: set[str]) -> Callable[[re.Match[str]], str]:
+    """Blanks a macro's match, unless the file declares it as a type."""
+    return lambda match: match.group(0) if match.group(0) in types else _spaces(match)
+
+
+def _blank_specifiers_at_end(text: str, types: set[str]) -> str:
+    """Each macro ending a line is blanked when a type stands before it on that line."""
+    spans = []
+    for hit in _C_ENDS_WITH_MACRO.finditer(text):
+        start = text.rfind("\n", 0, hit.start()) + 1
+        line = _C_SPECIFIER_AT_END.match(text, start)
+        if line is None or line.end() != hit.end() - 1 or line.group(2) in types:
+            continue
+        before = re.sub(r"template[ \t]*<[^\n]*>", "", line.group(1))
+        if any(word not in _C_QUALIFIERS for word in re.findall(r"[A-Za-z_][\w:]*", before)):
+            spans.append(line.span(2))
+    return _blank_spans(text, spans)
+
+
+#: A block comment that opens and closes on one line.
+_C_LINE_COMMENT_BLOCK = re.compile(r"/\*[^\n]*?\*/")
+
+
+def _directive(directive: str) -> str:
+    """A preprocessor line as it is, but for the block comments on the lines of one that
+    continues over lines: the grammar ended the macro at such a comment (``/*YYERROR*/;
+    \\``) and lost the function after it."""
+    if "/*" not in directive or "\\\n" not in directive:
+        return directive
+    return _C_LINE_COMMENT_BLOCK.sub(_spaces, directive)
 
 
 #: Catch2's and doctest's test cases name themselves with strings (``TEST_CASE("vectors
@@ -427,7 +496,10 @@ _CSHARP_POINTER_CAST = re.compile(
 
 
 def _rewrite_csharp(text: str) -> str:
-    return _CSHARP_POINTER_CAST.sub(_spaces, text) if "*)" in text else text
+    """Pointer casts blanked, and conditional groups the grammar cannot read (``#if``
+    between a signature and its ``=>`` body) kept to their first branch, as in C."""
+    text = _CSHARP_POINTER_CAST.sub(_spaces, text) if "*)" in text else text
+    return one_configuration(text)
 
 
 #: Where a parameter expansion opens in a shell script.
