@@ -25,6 +25,7 @@ from ..embedding import DEFAULT_MODEL_ID, Embedder, load_embedder
 from ..embedding.cache import query_vectors
 from ..errors import SleuthError
 from ..indexer import Progress, _quiet
+from ..results import percent
 from ..search.classify import classify
 from ..search.filters import Filters
 from ..spawn import spawn_embedder
@@ -409,7 +410,8 @@ class HistoryIndex:
                 notices.append("no commit vectors yet: lexical results only" + self._note())
         elif mode != "lexical" and fraction < 0.999:
             notices.append(
-                f"semantic tier {fraction:.0%} of commits: lexical results fill in" + self._note()
+                f"semantic tier {percent(fraction)} of commits: lexical results fill in"
+                + self._note()
             )
         embed_query = self._embed_query if used != "lexical" else None
         result = run_search(
