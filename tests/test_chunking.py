@@ -1368,6 +1368,26 @@ def test_c_type_macros_and_comments_in_macros_keep_their_meaning() -> None:
     assert [d.name for d in definitions] == ["sinks::base_sink::set_formatter", "yystrlen"]
 
 
+def test_c_macros_defined_inside_an_initializer_keep_the_functions_after_it() -> None:
+    """jq's table of builtins defines and undefines a macro between its entries; the
+    grammar read a string from there on and lost the functions after the table."""
+    source = (
+        "static const struct cfunction function_list[] = {\n"
+        '#include "libm.h"\n'
+        '  CFUNC(f_negate, "_negate", 1),\n'
+        '#define BINOP(name) CFUNC(f_ ## name, "_" #name, 3),\n'
+        "BINOPS\n"
+        "#undef BINOP\n"
+        '  CFUNC(f_dump, "tojson", 1),\n'
+        '  CFUNC(f_json_parse, "fromjson", 1),\n'
+        "};\n\n"
+        "static block gen_last_1(void) {\n  return gen_op_simple(DUP);\n}\n\n"
+        "static block bind_builtins(block b) {\n  return b;\n}\n"
+    )
+    _, definitions = checked_chunks("c", source)
+    assert [d.name for d in definitions] == ["function_list", "gen_last_1", "bind_builtins"]
+
+
 def test_c_and_cpp_export_macros_do_not_hide_definitions() -> None:
     """Export, visibility and namespace macros the grammar cannot know are blanked in
     the parser's copy only: the definitions they decorate are found, named as written."""

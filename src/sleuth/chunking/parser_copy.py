@@ -278,16 +278,20 @@ def _closing_parenthesis(text: str, open_at: int, limit: int = 2000) -> tuple[in
 
 
 def _continues(text: str, at: int) -> bool:
-    """Whether the code line before ``at`` (past blank and preprocessor lines) leaves an
-    expression open."""
+    """Whether the code line before ``at`` leaves an expression open."""
+    return _code_before(text, at).endswith(_OPEN_EXPRESSION)
+
+
+def _code_before(text: str, at: int) -> str:
+    """The code line before ``at``, past blank and preprocessor lines."""
     end = at
     while end > 0:
         start = text.rfind("\n", 0, end - 1) + 1
         line = _code_on_line(text[start:end])
         if line and not line.startswith("#"):
-            return line.endswith(_OPEN_EXPRESSION)
+            return line
         end = start
-    return False
+    return ""
 
 
 def _code_on_line(line: str) -> str:
@@ -337,12 +341,13 @@ def _blank_c_macros(text: str) -> str:
     out = _blank_specifiers_at_end(out, types)
     if "{};" in out:
         out = _CPP_EMPTY_OVERRIDE.sub(_blank_group, out)
-    if out == text and ("/*" not in text or "\\\n" not in text):
-        return text
-    parts, at = [], 0
+    parts, at, code = [], 0, ""
     for directive in _C_DIRECTIVE.finditer(text):
-        parts += [out[at : directive.start()], _directive(directive.group(0))]
+        code = _code_before(text[at : directive.start()], directive.start() - at) or code
+        parts += [out[at : directive.start()], _directive(directive.group(0), code)]
         at = directive.end()
+    if not at and out == text:
+        return text
     parts.append(out[at:])
     return "".join(parts)
 
@@ -366,17 +371,30 @@ def _blank_specifiers_at_end(text: str, types: set[str]) -> str:
     return _blank_spans(text, spans)
 
 
+#: Directives that define no code of their own, and the end of the code line before
+#: one that shows it stands inside an initializer list.
+_C_PLAIN_DIRECTIVE = re.compile(r"[ \t]*#[ \t]*(?:define|undef|include)\b")
+_INITIALIZER_OPEN = re.compile(r"(?:,|=[ \t]*\{)$")
 #: A block comment that opens and closes on one line.
 _C_LINE_COMMENT_BLOCK = re.compile(r"/\*[^\n]*?\*/")
 
 
-def _directive(directive: str) -> str:
-    """A preprocessor line as it is, but for the block comments on the lines of one that
-    continues over lines: the grammar ended the macro at such a comment (``/*YYERROR*/;
-    \\``) and lost the function after it."""
-    if "/*" not in directive or "\\\n" not in directive:
-        return directive
-    return _C_LINE_COMMENT_BLOCK.sub(_spaces, directive)
+def _directive(line: str, code_before: str) -> str:
+    """A preprocessor line as it is, but for two forms the grammar cannot read:
+    ``#define``, ``#undef`` or ``#include`` inside an initializer list (jq's table of
+    builtins defines and undefines a macro between its entries: the grammar read a string
+    from there on and lost the functions after the table), blanked; and block comments
+    on the lines of a directive continued over lines (``/*YYERROR*/;   \\``: the grammar
+    ended the macro there and lost the function after it), blanked."""
+    if (
+        _C_PLAIN_DIRECTIVE.match(line)
+        and _INITIALIZER_OPEN.search(code_before)
+        and ("/*" not in line or "*/" in line.rsplit("/*", 1)[1])  # no comment running on
+    ):
+        return re.sub(r"[^\n]", " ", line)
+    if "/*" not in line or "\\\n" not in line:
+        return line
+    return _C_LINE_COMMENT_BLOCK.sub(_spaces, line)
 
 
 #: Catch2's and doctest's test cases name themselves with strings (``TEST_CASE("vectors
