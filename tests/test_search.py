@@ -1379,6 +1379,30 @@ def test_a_small_method_merged_into_its_neighbours_chunk_is_found_by_its_bare_na
     assert top.start_line <= 21 <= top.end_line
 
 
+def test_a_lower_case_name_asked_alone_finds_the_macro_of_that_name(tmp_path: Path) -> None:
+    """Elixir's ``defmacro transport`` (and Rust's ``macro_rules!``) is called like a
+    function: asked for as ``transport``, it comes before the module in transport.ex."""
+    write_tree(
+        tmp_path,
+        {
+            "lib/socket.ex": "defmodule Phoenix.Socket do\n"
+            "  defmacro transport(path, module, config \\\\ []) do\n"
+            "    quote do\n      @phoenix_transports {unquote(path), unquote(module)}\n"
+            "    end\n  end\n\n"
+            "  def connect(map, socket), do: {:ok, socket}\nend\n",
+            "lib/socket/transport.ex": "defmodule Phoenix.Socket.Transport do\n"
+            '  @moduledoc "The transport behaviour: a transport connects a client."\n'
+            "  @callback init(state :: term) :: {:ok, term}\n"
+            "  def connect_info(conn, keys), do: Map.take(conn, keys)\nend\n",
+        },
+    )
+    git_init(tmp_path)
+    index = Index(tmp_path)
+    index.index(embed="none")
+    top = index.search("transport", mode="lexical").results[0]
+    assert (top.path, top.symbol, top.kind) == ("lib/socket.ex", "transport", "macro")
+
+
 def test_a_member_asked_for_with_its_owner_finds_that_owners_member(tmp_path: Path) -> None:
     write_tree(
         tmp_path,

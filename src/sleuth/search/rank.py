@@ -40,7 +40,8 @@ PRIORS = {
     # ... a capitalised name asked for alone, and the chunk is the type of exactly that
     # name: `Index` asks for class Index, not the method index() or class Indexer
     "type_name": 2.5,
-    # ... a lower-case one, and the chunk is the function or method of exactly that name
+    # ... a lower-case one, and the chunk is the function, method or macro (Elixir's
+    # defmacro, Rust's macro_rules!, called like functions) of exactly that name
     # (or holds its first line: an inner function, `transferTo` in a returned object):
     # `index` asks for def index(), not class Indexer in indexer.py
     "function_name": 2.5,
@@ -441,7 +442,7 @@ def _place_of(path: str) -> str:
 #: Chunk kinds that declare a type (prior ``type_name``) or something called
 #: (``function_name``).
 _TYPE_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "type", "module"})
-_CALLABLE_KINDS = frozenset({"function", "method"})
+_CALLABLE_KINDS = frozenset({"function", "method", "macro"})
 
 
 def _kind_asked(name: str, kind: str) -> float:
