@@ -1031,6 +1031,26 @@ def test_an_upper_case_name_asked_alone_finds_its_constant() -> None:
     assert order("function") == ["connector.py", "writer.py"]  # not what the case asks
 
 
+def test_a_constant_of_any_case_asked_alone_is_found_unless_a_type_has_its_name() -> None:
+    """Go's ``ShellCompDirectiveDefault`` (or a ``defaultCommandSorting`` variable) is a
+    one-line value in a long ``const (..)`` block, which a type mentioning it twice
+    outscores by BM25: the constant is what was asked for. But where a class of the name
+    exists too (zod's ``class ZodError`` and ``export const ZodError = ..``), the
+    constant takes no prior of its own."""
+    block = ChunkRow(1, "completions.go", "go", 56, 104, "block", "", "", "", "", "", "")
+    user = ChunkRow(2, "options.go", "go", 106, 125, "type", "CompletionOptions", *[""] * 5)
+
+    def order(name: str, rivals: list[DefinitionSpan]) -> list[str]:
+        spans = {name.lower(): [DefinitionSpan("completions.go", 100, 100, name, "constant")]}
+        spans[name.lower()] += rivals
+        return paths_after_priors(classify(name), [Scored(block, 1.0), Scored(user, 8.0)], spans)
+
+    assert order("ShellCompDirectiveDefault", []) == ["completions.go", "options.go"]
+    assert order("defaultCommandSorting", []) == ["completions.go", "options.go"]
+    rival = DefinitionSpan("v3/errors.go", 1, 40, "ShellCompDirectiveDefault", "class")
+    assert order("ShellCompDirectiveDefault", [rival]) == ["options.go", "completions.go"]
+
+
 def test_a_method_named_with_its_namespaces_is_found(tmp_path: Path) -> None:
     """``Sinatra::Base#call``: the table records ``call``'s owner ``Base``, not the
     module around it; the method is found, and where the module names the folders too

@@ -46,7 +46,8 @@ PRIORS = {
     # `index` asks for def index(), not class Indexer in indexer.py
     "function_name": 2.5,
     # ... an upper-case one (`DEFAULT_LIMIT`), and the chunk defines the constant of
-    # exactly that name, not code whose names hold its words (`limit`)
+    # exactly that name, not code whose names hold its words (`limit`); a name of
+    # another case too when no type or function has it (Go's `ShellCompDirectiveDefault`)
     "constant_name": 2.5,
     # ... as a function's inner function, which no symbol field names: it makes up for
     # the field match a definition of its own chunk would have
@@ -234,6 +235,7 @@ def apply_priors(
     exact = plan.exact_names
     terms = tuple(plan.terms)
     newest = _newest_versions(scored, terms, definitions)
+    named_otherwise = plan.name_alone and _named_otherwise(plan.text, definitions)
     for item in scored:
         row = item.row
         factor = 1.0
@@ -246,7 +248,8 @@ def apply_priors(
             if _exact_case(row, exact, names, definitions, defines):
                 factor *= PRIORS["exact_case"]
             if plan.name_alone:
-                factor *= _kind_asked(plan.text, _kind_defined(row, plan.text, names, definitions))
+                kind = _kind_defined(row, plan.text, names, definitions)
+                factor *= _kind_asked(plan.text, kind, named_otherwise)
             if defines == _HOLDS_START and _holds_inner(row, names, definitions):
                 factor *= PRIORS["inner_definition"]
         if category == "tests":
@@ -445,11 +448,24 @@ _TYPE_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "type"
 _CALLABLE_KINDS = frozenset({"function", "method", "macro"})
 
 
-def _kind_asked(name: str, kind: str) -> float:
+def _named_otherwise(name: str, definitions: dict[str, list[DefinitionSpan]]) -> bool:
+    """Whether a type or a function is defined with exactly this name."""
+    return any(
+        span.kind in _TYPE_KINDS or span.kind in _CALLABLE_KINDS
+        for spans in definitions.values()
+        for span in spans
+        if short_name(span.name) == name
+    )
+
+
+def _kind_asked(name: str, kind: str, named_otherwise: bool) -> float:
     """How a definition of exactly the name asked for alone fits the name's case: a
     constant for `DEFAULT_LIMIT`, a type for `Index`, a function or method for `index`
-    (1.0 for any other pairing)."""
-    if kind == "constant" and name.isupper():
+    (1.0 for any other pairing). A constant of another case (Go's
+    `ShellCompDirectiveDefault`, a `defaultCommandSorting` variable) fits too when no
+    type or function has exactly that name (``named_otherwise``): zod 4's `export const
+    ZodError = $constructor(..)` stays behind `class ZodError`."""
+    if kind == "constant" and (name.isupper() or not named_otherwise):
         return PRIORS["constant_name"]
     if name[:1].isupper() and kind in _TYPE_KINDS:
         return PRIORS["type_name"]
