@@ -1051,6 +1051,35 @@ def test_a_constant_of_any_case_asked_alone_is_found_unless_a_type_has_its_name(
     assert order("ShellCompDirectiveDefault", [rival]) == ["options.go", "completions.go"]
 
 
+def test_a_name_defined_once_asked_alone_finds_that_definition_in_a_long_chunk(
+    tmp_path: Path,
+) -> None:
+    """starlette's ``Scope = MutableMapping[str, Any]`` is one line of a module's long
+    block of aliases; BM25 prefers short functions that say ``scope`` often. A name the
+    tree defines exactly once, asked for alone, scores at least as the best lexical
+    candidate, so the definition's priors decide."""
+    aliases = "".join(f"Alias{n} = typing.Callable[[int], Awaitable[None]]\n" for n in range(30))
+    write_tree(
+        tmp_path,
+        {
+            "app/types.py": "import typing\nfrom typing import Any, Awaitable\n\n"
+            + aliases
+            + "Scope = typing.MutableMapping[str, Any]\n"
+            + aliases.replace("Alias", "Other"),
+            "app/auth.py": "def has_required_scope(conn, scopes):\n"
+            "    for scope in scopes:\n        if scope not in conn.auth.scopes:\n"
+            "            return False\n    return True\n",
+        },
+    )
+    git_init(tmp_path)
+    index = Index(tmp_path)
+    index.index(embed="none")
+    top = index.search("Scope", mode="lexical").results[0]
+    assert top.path == "app/types.py" and top.start_line <= 33 <= top.end_line
+    # the name in another case is not that definition: BM25 keeps its say
+    assert index.search("scope", mode="lexical").results[0].path == "app/auth.py"
+
+
 def test_a_method_named_with_its_namespaces_is_found(tmp_path: Path) -> None:
     """``Sinatra::Base#call``: the table records ``call``'s owner ``Base``, not the
     module around it; the method is found, and where the module names the folders too
@@ -1337,6 +1366,7 @@ def test_a_name_asks_for_the_kind_its_case_tells(
     assert first("index") == ("app/store.py", "index")
     monkeypatch.setitem(rank.PRIORS, "type_name", 1.0)
     monkeypatch.setitem(rank.PRIORS, "function_name", 1.0)
+    monkeypatch.setitem(rank.SIGNALS, "sole_definition_floor", 0.0)
     assert first("Index") == first("index") == ("app/indexer.py", "Indexer")
 
 

@@ -112,6 +112,12 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
         best = max(lexical_hits.values()) * floor
         for chunk_id in meta.reexport_chunks(sorted(plan.symbol_names)):
             lexical_hits[chunk_id] = max(lexical_hits.get(chunk_id, 0.0), best)
+    sole_floor = float(SIGNALS["sole_definition_floor"])
+    if plan.name_alone and lexical_hits and sole_floor:
+        sole = meta.sole_definition_chunk(plan.text)
+        if sole is not None:
+            best = max(lexical_hits.values()) * sole_floor
+            lexical_hits[sole] = max(lexical_hits.get(sole, 0.0), best)
     if mode != "lexical" and embed_query is not None and len(vectors):
         query_vector = embed_query(plan.text)
         semantic_hits = dict(vectors.search(query_vector, pool))

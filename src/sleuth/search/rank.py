@@ -123,6 +123,7 @@ SIGNALS: dict[str, bool | float | str] = {
     # chunk holding the re-export scores at least this share of the best BM25 score
     # (``engine``). One name in a block of fifty otherwise sinks by length.
     "reexport_floor": 1.0,
+    "sole_definition_floor": 1.0,
 }
 
 
@@ -467,9 +468,10 @@ def _kind_asked(name: str, kind: str, named_otherwise: bool) -> float:
     ZodError = $constructor(..)` stays behind `class ZodError`."""
     if kind == "constant" and (name.isupper() or not named_otherwise):
         return PRIORS["constant_name"]
-    if name[:1].isupper() and kind in _TYPE_KINDS:
+    initial = name.lstrip("_")[:1]  # a private `_Payload` is written as `Payload` is
+    if initial.isupper() and kind in _TYPE_KINDS:
         return PRIORS["type_name"]
-    if name[:1].islower() and kind in _CALLABLE_KINDS:
+    if initial.islower() and kind in _CALLABLE_KINDS:
         return PRIORS["function_name"]
     return 1.0
 

@@ -543,6 +543,19 @@ class MetaStore:
             out.extend(row[0] for row in rows)
         return out
 
+    def sole_definition_chunk(self, name: str) -> int | None:
+        """The chunk holding the first line of the one definition named exactly ``name``
+        (case and all; impl blocks, tests and re-exports aside), when there is one."""
+        rows = self.db.execute(
+            "SELECT c.id FROM definitions d"
+            " JOIN chunks c ON c.file_id=d.file_id"
+            " AND c.start_line<=d.start_line AND c.end_line>=d.start_line"
+            " WHERE d.name=? AND d.kind NOT IN ('impl', 'test', 'reexport', 'overload')"
+            " LIMIT 2",
+            (name,),
+        ).fetchall()
+        return rows[0][0] if len(rows) == 1 else None
+
     # -- lookups for handles, symbols and expansion -------------------------------------
     def file_row(self, path: str) -> FileRow | None:
         row = self.db.execute(
