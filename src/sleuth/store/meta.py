@@ -546,15 +546,16 @@ class MetaStore:
     def sole_definition_chunk(self, name: str) -> int | None:
         """The chunk holding the first line of the one definition named exactly ``name``
         (case and all; impl blocks, tests and re-exports aside), when there is one."""
-        rows = self.db.execute(
-            "SELECT c.id FROM definitions d"
+        rows = self.db.execute(  # (through the name index, which ignores case)
+            "SELECT c.id, d.name FROM definitions d"
             " JOIN chunks c ON c.file_id=d.file_id"
             " AND c.start_line<=d.start_line AND c.end_line>=d.start_line"
-            " WHERE d.name=? AND d.kind NOT IN ('impl', 'test', 'reexport', 'overload')"
-            " LIMIT 2",
+            " WHERE d.name=? COLLATE NOCASE"
+            " AND d.kind NOT IN ('impl', 'test', 'reexport', 'overload') LIMIT 50",
             (name,),
         ).fetchall()
-        return rows[0][0] if len(rows) == 1 else None
+        exact = [chunk_id for chunk_id, defined in rows if defined == name]
+        return exact[0] if len(exact) == 1 else None
 
     # -- lookups for handles, symbols and expansion -------------------------------------
     def file_row(self, path: str) -> FileRow | None:
