@@ -1076,6 +1076,8 @@ def test_a_name_defined_once_asked_alone_finds_that_definition_in_a_long_chunk(
     index.index(embed="none")
     top = index.search("Scope", mode="lexical").results[0]
     assert top.path == "app/types.py" and top.start_line <= 33 <= top.end_line
+    # the block is named for nothing: it is shown under the value asked for
+    assert (top.symbol, top.kind) == ("Scope", "constant")
     # the name in another case is not that definition: BM25 keeps its say
     assert index.search("scope", mode="lexical").results[0].path == "app/auth.py"
 

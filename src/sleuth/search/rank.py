@@ -618,7 +618,10 @@ def asked_definition_in(row: ChunkRow, names: set[str], definitions: dict) -> De
     """The first definition the query asks for that starts in the chunk, when the chunk
     is named for something else: a small function merged into its neighbour's chunk is
     then shown under its own name. A function's inner function is not one of the
-    chunk's symbols: the chunk stays the outer function's."""
+    chunk's symbols: the chunk stays the outer function's. A chunk named for nothing (a
+    block of module-level values) is shown under the value asked for."""
+    if not row.symbol:
+        return next(iter(sorted(_starting_in(row, names, definitions))), None)
     symbol = bare_name(row.symbol.lower())
     asked = names | {short_name(name) for name in names}
     if symbol in asked or short_name(symbol) in asked:
