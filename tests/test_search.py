@@ -1082,6 +1082,44 @@ def test_a_name_defined_once_asked_alone_finds_that_definition_in_a_long_chunk(
     assert index.search("scope", mode="lexical").results[0].path == "app/auth.py"
 
 
+def test_a_question_about_uses_finds_the_callers_not_the_definition(tmp_path: Path) -> None:
+    """ "where is parse_config called" asks for the places that call it: the definition,
+    which says the name most, ranks below every caller, and a word of the name
+    (``reparse_config_cache``) or a comment naming it is no use."""
+    body = "".join(f"    step_{n} = prepare({n})\n" for n in range(40))
+    write_tree(
+        tmp_path,
+        {
+            "app/config.py": "def parse_config(path):\n"
+            '    """Read parse_config input: parse_config is called once at start."""\n'
+            "    return load(path)  # parse_config keeps no state\n",
+            "app/main.py": "def run(args):\n" + body + "    settings = parse_config(args.path)\n"
+            "    return serve(settings)\n",
+            "app/reload.py": "def reload(event):\n    # parse_config again on change\n"
+            "    return reparse_config_cache(event)\n",
+            "app/cli.py": "from app.config import parse_config\n\n"
+            "def check(path):\n    return parse_config(path) is not None\n",
+        },
+    )
+    git_init(tmp_path)
+    index = Index(tmp_path)
+    index.index(embed="none")
+    for question in (
+        "where is parse_config called",
+        "who calls parse_config?",
+        "callers of `parse_config`",
+    ):
+        paths = [r.path for r in index.search(question, mode="lexical").results]
+        assert set(paths[:2]) == {"app/main.py", "app/cli.py"}, (question, paths)
+        assert "app/reload.py" not in paths
+        assert paths.index("app/config.py") == 2
+    for question in ("where is parse_config defined", "parse_config"):
+        assert index.search(question, mode="lexical").results[0].path == "app/config.py"
+    assert classify("usages of Config.load").uses_of == "Config.load"
+    for other in ("how does parse_config work", "where are failed uploads retried"):
+        assert classify(other).uses_of is None
+
+
 def test_a_method_named_with_its_namespaces_is_found(tmp_path: Path) -> None:
     """``Sinatra::Base#call``: the table records ``call``'s owner ``Base``, not the
     module around it; the method is found, and where the module names the folders too

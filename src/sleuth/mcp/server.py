@@ -193,6 +193,8 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
                 "line (app.py:40, a traceback's frame), the code at that line. A pasted "
                 "declaration (def load(config) -> Settings:) asks for what it declares; a "
                 "pasted error message or line of code, for the source that holds it. "
+                '"where is parse_config called" (or "callers of X", "usages of X") lists '
+                "the code that uses the name, the definition last. "
                 'Example: "symbol:Config kind:class lang:python path:src/** retry backoff".',
             ),
         ],

@@ -40,6 +40,25 @@ _DECLARATION = re.compile(
 )
 #: What follows a declared name in code (and not in a sentence that opens with "class").
 _CODE_PUNCTUATION = re.compile(r"[(){}<>=:;\[\]]")
+#: A name in a question about it, perhaps quoted: ``parse_config``, `Config.load`.
+_NAME = r"[`'\"]?([^\W\d][\w.:#$]*?)(?:\(\))?[`'\"]?"
+#: A question for the places that use a name, not for its definition: "where is
+#: parse_config called", "who calls load_config", "usages of Index", "find references
+#: to retry". Its name is what BM25 looks for; the definition itself ranks lower.
+_USES = re.compile(
+    rf"(?:where\s+(?:is|are|does|do)\s+{_NAME}\s+(?:used|called|referenced|invoked|imported)"
+    rf"|(?:who|what)\s+(?:calls|uses|imports)\s+{_NAME}"
+    rf"|(?:find\s+)?(?:all\s+)?(?:callers|usages|uses|references|call\s+sites|calls)"
+    rf"\s+(?:of|to)\s+{_NAME})\s*\??",
+    re.I,
+)
+#: A question for a name's definition: "where is parse_config defined", "definition of
+#: Index": asked as the name alone would be.
+_DEFINED = re.compile(
+    rf"(?:where\s+(?:is|are)\s+{_NAME}\s+(?:defined|declared|implemented)"
+    rf"|(?:find\s+)?(?:the\s+)?(?:definition|declaration)\s+of\s+{_NAME})\s*\??",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -59,6 +78,8 @@ class QueryPlan:
     #: the query came over several lines (a pasted snippet): its text is compared with
     #: code whose line breaks and indentation count as single spaces
     spans_lines: bool = False
+    #: the name whose uses the query asks for ("where is parse_config called")
+    uses_of: str | None = None
 
     @property
     def exact_names(self) -> frozenset[str]:
@@ -88,6 +109,19 @@ WEIGHTS = {"identifier": (0.6, 0.4), "mixed": (0.4, 0.6), "natural": (0.4, 0.6)}
 
 def classify(query: str) -> QueryPlan:
     text = " ".join(query.split())
+    defined = _DEFINED.fullmatch(text)
+    if defined is not None:
+        return classify(next(name for name in defined.groups() if name))
+    uses = _USES.fullmatch(text)
+    if uses is not None:
+        name = next(name for name in uses.groups() if name)
+        terms = query_terms(name)
+        if terms and terms[0] == name.lower():  # a use writes the whole name, not its parts
+            terms = terms[:1]
+        lexical, semantic = WEIGHTS["identifier"]
+        return QueryPlan(
+            text, terms, "identifier", [name], lexical, semantic, False, False, uses_of=name
+        )
     words = text.split(" ")
     declared = declared_name(text)
     identifiers = [declared] if declared else identifiers_in(text)

@@ -31,6 +31,7 @@ from .rank import (
     named_line_in,
 )
 from .symbols import definitions_named, split_symbol
+from .uses import use_scores
 
 PREVIEW_LINES = 3
 #: With filters and too few candidates passing, the second try fetches this many times more.
@@ -112,6 +113,9 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
         best = max(lexical_hits.values()) * floor
         for chunk_id in meta.reexport_chunks(sorted(plan.symbol_names)):
             lexical_hits[chunk_id] = max(lexical_hits.get(chunk_id, 0.0), best)
+    if plan.uses_of and lexical_hits:
+        # a question about uses is one of presence (``uses``): BM25's order is not kept
+        lexical_hits = use_scores(plan.uses_of, meta.texts(lexical_hits)) or lexical_hits
     sole_floor = float(SIGNALS["sole_definition_floor"])
     if plan.name_alone and lexical_hits and sole_floor:
         sole = meta.sole_definition_chunk(plan.text)
@@ -183,7 +187,7 @@ def _label(row: ChunkRow, plan: QueryPlan, definitions: dict) -> tuple[str, str]
     """(symbol, kind) a result is shown with: the chunk's own, or the definition the
     query asks for when it starts inside a chunk named for another (``ServeHTTP``
     merged into the chunk of the type before it)."""
-    if not plan.symbol_names:
+    if not plan.symbol_names or plan.uses_of:
         return row.symbol, row.kind
     found = asked_definition_in(row, plan.symbol_names, definitions)
     if found is None:

@@ -52,6 +52,9 @@ PRIORS = {
     # ... as a function's inner function, which no symbol field names: it makes up for
     # the field match a definition of its own chunk would have
     "inner_definition": 1.6,
+    # the query asks where a name is used ("where is parse_config called", "usages of
+    # Index"): the chunk defining it, which says the name most, is not an answer
+    "used_name_defined": 0.3,
     "tests": 0.7,  # test files, unless the query asks about tests
     "docs": 0.6,  # prose, unless the query asks about docs
     "asked_for": 1.3,  # tests or docs when the query asks for them
@@ -242,7 +245,10 @@ def apply_priors(
         factor = 1.0
         category = chunk_category(row)
         defines = item.defines = _defines(row, names, definitions) if names else 0
-        if defines:
+        if defines and plan.uses_of:
+            factor *= PRIORS["used_name_defined"]
+            item.defines = 0  # its pieces are not asked for either
+        elif defines:
             factor *= PRIORS["definition"]
             if defines == _HOLDS_START:
                 factor *= PRIORS["definition_head"]
@@ -262,6 +268,8 @@ def apply_priors(
             factor *= PRIORS["imports"]
         if category == "tests" and not plan.wants_tests and SIGNALS["tested_by_path"]:
             name_share, in_folder = 0.0, False  # test_search.py tests search, is not it
+        elif plan.uses_of:
+            name_share, in_folder = 0.0, False  # the file named for it defines it
         else:
             name_share, in_folder = path_matches(terms, row.path)
         if name_share:
@@ -554,13 +562,14 @@ _IMPORT_LINE = re.compile(
     r"|(const|let|var|local)\s+[\w{},\s]+=\s*require\b|extern\s+crate\b|open\s|alias\s"
     r"|[\w.]+\s*=\s*require\b|\}\s*from\s|\))"
 )
-_COMMENT_LINE = re.compile(r"\s*(#(?!\s*include)|//|/\*|\*|--|;)")
+#: A line that is a comment in most languages (or a preprocessor include).
+COMMENT_LINE = re.compile(r"\s*(#(?!\s*include)|//|/\*|\*|--|;)")
 
 
 @lru_cache(maxsize=65_536)
 def mostly_imports(chunk_id: int, text: str) -> bool:
     """True for a chunk whose code lines are mostly imports (cached by chunk id)."""
-    code = [line for line in text.split("\n") if line.strip() and not _COMMENT_LINE.match(line)]
+    code = [line for line in text.split("\n") if line.strip() and not COMMENT_LINE.match(line)]
     if not code:
         return False
     imports = sum(1 for line in code if _IMPORT_LINE.match(line))
