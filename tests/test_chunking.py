@@ -1388,6 +1388,66 @@ def test_c_macros_defined_inside_an_initializer_keep_the_functions_after_it() ->
     assert [d.name for d in definitions] == ["function_list", "gen_last_1", "bind_builtins"]
 
 
+def test_kotlin_2_forms_and_infix_calls_keep_the_rest_of_the_file() -> None:
+    """Each of these lost every definition after it: an infix ``get`` after an
+    expression (read as a getter), a multi-dollar string, context parameters, a
+    suspending lambda. Two annotations before a class made it an expression, its
+    methods top-level functions."""
+    source = (
+        "@Component\n@Transactional\nclass UserService {\n"
+        "    fun findUser(id: Int) = id\n}\n\n"
+        "fun insertDeveloper(): Int {\n"
+        '    val developerId = Developer.insert { it[name] = "a" } get Developer.id\n'
+        "    return developerId\n}\n\n"
+        '@Value($$"${spring.exposed.excluded-packages:}")\n'
+        'fun excluded(): String = ""\n\n'
+        "context(_: VerificationScope)\n"
+        "fun contains(name: String): Boolean = true\n\n"
+        "fun configure(block: context(Scope) Project.() -> Unit) {}\n\n"
+        "fun runSuspending() {\n"
+        "    suspend { load() }.startCoroutine(Continuation(EmptyCoroutineContext) {})\n}\n\n"
+        "class After {\n    fun last() = 1\n}\n"
+    )
+    _, definitions = checked_chunks("kotlin", source)
+    assert [(d.name, d.parent) for d in definitions] == [
+        ("UserService", ""),
+        ("findUser", "UserService"),
+        ("insertDeveloper", ""),
+        ("excluded", ""),
+        ("contains", ""),
+        ("configure", ""),
+        ("runSuspending", ""),
+        ("After", ""),
+        ("last", "After"),
+    ]
+
+
+def test_csharp_java_and_c_declarations_the_grammars_misread() -> None:
+    """C# 11's ``ref partial struct`` (read as a method named ``struct``), the elements
+    of a Java annotation type, and a C function whose header a macro wraps."""
+    _, definitions = checked_chunks(
+        "csharp",
+        "ref partial struct MessagePackReader\n{\n    public byte ReadByte() { return 0; }\n}\n",
+    )
+    assert [d.name for d in definitions] == ["MessagePackReader", "ReadByte"]
+    _, definitions = checked_chunks(
+        "java",
+        "public @interface SerializedName {\n  String value();\n"
+        "  String[] alternate() default {};\n}\n",
+    )
+    assert [(d.name, d.kind) for d in definitions] == [
+        ("SerializedName", "interface"),
+        ("value", "method"),
+        ("alternate", "method"),
+    ]
+    _, definitions = checked_chunks(
+        "c",
+        "HEAP_EXPORT(void heap_init(struct heap* heap)) {\n  heap->min = NULL;\n}\n\n"
+        "UV_UNUSED(static void uv__update_time(uv_loop_t* loop)) {\n  loop->time = 0;\n}\n",
+    )
+    assert [d.name for d in definitions] == ["heap_init", "uv__update_time"]
+
+
 def test_c_and_cpp_export_macros_do_not_hide_definitions() -> None:
     """Export, visibility and namespace macros the grammar cannot know are blanked in
     the parser's copy only: the definitions they decorate are found, named as written."""

@@ -47,17 +47,66 @@ _KOTLIN_CONSTRUCTOR_ANNOTATION = re.compile(
     r"[ \t]+)?constructor\b)"
 )
 
+#: ... and an infix call ``get`` after an expression (Exposed's ``Table.insert { .. } get
+#: Table.id``) as that property's getter: a getter is ``get(`` or ``get`` at the end of
+#: its line, an infix ``get`` has an operand after a space.
+_KOTLIN_INFIX_GET = re.compile(r"get(?<=[\w)\]}][ \t]get)(?=[ \t]+[\w(\"'`])")
+#: ... and a suspending lambda (``suspend { .. }.startCoroutine(..)``).
+_KOTLIN_SUSPEND_LAMBDA = re.compile(r"suspend(?<![\w.]suspend)(?=[ \t]*\{)")
+#: Kotlin 2.2 context parameters (``context(_: Scope)`` before a declaration, and
+#: ``context(Scope)`` in a function type): the grammar lost the rest of the file.
+_KOTLIN_CONTEXT = re.compile(
+    r"(?m)^[ \t]*(context[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))(?=\s*(?:@[\w.]+(?:\([^()\n]*\))?\s+)*"
+    r"(?:(?:public|private|internal|protected|override|suspend|inline|operator|infix|open"
+    r"|abstract|final|tailrec|actual|expect)\s+)*(?:fun|val|var|class|interface|object)\b)"
+)
+_KOTLIN_CONTEXT_TYPE = re.compile(
+    r"(?<=:[ \t])context[ \t]*\((?:[^()\n]|\([^()\n]*\))*\)(?=[ \t]+[\w(@])"
+)
+#: Kotlin 2.2 multi-dollar strings (``$$"${literal} $$interpolated"``): the prefix is
+#: unknown to the grammar, and ``${`` inside is text; the prefix and the string's content
+#: are blanked, its quotes kept.
+_KOTLIN_MULTI_DOLLAR = re.compile(r'(?<![\w$])\$\$+("""[\s\S]*?"""(?!")|"(?:[^"\\\n]|\\.)*")')
+#: Two or more annotations before a class with neither constructor nor supertype
+#: (``@Component`` / ``@Transactional`` / ``class UserService {``) read as an annotated
+#: expression, without a parse error: the class was lost and its methods became
+#: top-level functions. The annotations after the first are blanked, so the class still
+#: starts at its first one. (Searched from a line break: the scan skips ahead.)
+_KOTLIN_ANNOTATION = r"@[\w.:]+(?:\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?"
+_KOTLIN_ANNOTATIONS_BEFORE_CLASS = re.compile(
+    r"\n" + _KOTLIN_ANNOTATION + r"((?:[ \t]*\n?[ \t]*" + _KOTLIN_ANNOTATION + r")+)"
+    r"(?=\s+(?:(?:public|internal|private|protected|open|abstract|final|data|sealed|enum"
+    r"|annotation|value|inline|inner|expect|actual)\s+)*(?:class|interface|object)\b)"
+)
+
+
+def _plain_string(match: re.Match[str]) -> str:
+    """A multi-dollar string as a plain one of the same length, its content blanked."""
+    literal = match.group(1)
+    quotes = 3 if literal.startswith('"""') else 1
+    body = re.sub(r"[^\n]", " ", literal[quotes:-quotes])
+    return " " * (match.start(1) - match.start(0)) + '"' * quotes + body + '"' * quotes
+
 
 def _rewrite_kotlin(text: str) -> str:
     text = _KOTLIN_SOFT_KEYWORD.sub(_renamed, text)
     text = _KOTLIN_GET_CALL.sub(_renamed, text)
+    if " get " in text:
+        text = _KOTLIN_INFIX_GET.sub(_renamed, text)
+    if '$$"' in text:
+        text = _KOTLIN_MULTI_DOLLAR.sub(_plain_string, text)
+    if "context(" in text or "context (" in text:
+        text = _KOTLIN_CONTEXT.sub(_blank_group, text)
+        text = _KOTLIN_CONTEXT_TYPE.sub(_spaces, text)
     if "actual" in text or "expect" in text:
         text = _KOTLIN_PLATFORM_CONSTRUCTOR.sub(_blank_group, text)
     if "suspend" in text:
         text = _KOTLIN_SUSPEND_NAME.sub(_renamed, text)
+        text = _KOTLIN_SUSPEND_LAMBDA.sub(_renamed, text)
     if "@" in text:
         text = _KOTLIN_ACCESSOR_ANNOTATION.sub(_spaces, text)
         text = _KOTLIN_CONSTRUCTOR_ANNOTATION.sub(_spaces, text)
+        text = _KOTLIN_ANNOTATIONS_BEFORE_CLASS.sub(_blank_group_lines, "\n" + text)[1:]
     if " if" not in text:
         return text
     spans: list[tuple[int, int]] = []
@@ -185,6 +234,13 @@ def _blank_group(match: re.Match[str]) -> str:
     whole = match.group(0)
     offset = match.start(0)
     return whole[: start - offset] + " " * (end - start) + whole[end - offset :]
+
+
+def _blank_group_lines(match: re.Match[str]) -> str:
+    """The match with its first group blanked, line breaks kept."""
+    start, end = match.start(1) - match.start(0), match.end(1) - match.start(0)
+    whole = match.group(0)
+    return whole[:start] + re.sub(r"[^\n]", " ", whole[start:end]) + whole[end:]
 
 
 def _renamed(match: re.Match[str]) -> str:
@@ -426,8 +482,30 @@ def _catch_tests(text: str) -> str:
     return CATCH_TEST.sub(as_identifiers, text)
 
 
+#: A macro wrapping a whole function header, at the start of a line (libuv's
+#: ``HEAP_EXPORT(void heap_init(struct heap* heap)) {``, ``UV_UNUSED(static void
+#: uv__update_time(..)) {``): the function went unnamed. The macro's name with its ``(``
+#: and the ``)`` closing it are blanked when a ``{`` follows. (Searched from a line
+#: break: the scan skips ahead.)
+_C_WRAPPING_MACRO = re.compile(
+    r"\n([A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]*\()(?=[ \t]*(?:(?:static|inline|extern|const|struct"
+    r"|unsigned|signed|enum|union)[ \t]+)*[A-Za-z_]\w*[ \t*]+[A-Za-z_]\w*[ \t]*\()"
+)
+_BODY_NEXT = re.compile(r"[ \t]*\n?[ \t]*\{")
+
+
+def _unwrap_headers(text: str) -> str:
+    spans: list[tuple[int, int]] = []
+    lined = "\n" + text  # (a header on the first line is found too)
+    for match in _C_WRAPPING_MACRO.finditer(lined):
+        close, _ = _closing_parenthesis(lined, match.end(1) - 1)
+        if close is not None and _BODY_NEXT.match(lined, close + 1):
+            spans += [(match.start(1) - 1, match.end(1) - 1), (close - 1, close)]
+    return _blank_spans(text, spans)
+
+
 def _rewrite_c(text: str) -> str:
-    return one_configuration(_blank_c_macros(_catch_tests(text)))
+    return one_configuration(_blank_c_macros(_catch_tests(_unwrap_headers(text))))
 
 
 #: Rust crates gate items behind configuration macros of their own (tokio's
@@ -513,10 +591,18 @@ _CSHARP_POINTER_CAST = re.compile(
 )
 
 
+#: C# 11's ``ref partial struct`` (the grammar knows ``partial ref struct``): the struct
+#: was read as a method named ``struct`` and its members were lost.
+_CSHARP_REF_PARTIAL = re.compile(r"ref(?<!\wref)([ \t]+)partial(?=[ \t]+struct\b)")
+
+
 def _rewrite_csharp(text: str) -> str:
-    """Pointer casts blanked, and conditional groups the grammar cannot read (``#if``
-    between a signature and its ``=>`` body) kept to their first branch, as in C."""
+    """Pointer casts blanked, ``ref partial`` written in the order the grammar knows, and
+    conditional groups the grammar cannot read (``#if`` between a signature and its
+    ``=>`` body) kept to their first branch, as in C."""
     text = _CSHARP_POINTER_CAST.sub(_spaces, text) if "*)" in text else text
+    if "ref" in text:
+        text = _CSHARP_REF_PARTIAL.sub(lambda m: "partial" + m.group(1) + "ref", text)
     return one_configuration(text)
 
 

@@ -77,6 +77,7 @@ DEFINITIONS: dict[str, dict[str, str]] = {
         "enum_declaration": "enum",
         "record_declaration": "class",
         "annotation_type_declaration": "interface",
+        "annotation_type_element_declaration": "method",  # String value() default "";
         "method_declaration": "method",
         "constructor_declaration": "method",
     },
