@@ -1448,6 +1448,75 @@ def test_csharp_java_and_c_declarations_the_grammars_misread() -> None:
     assert [d.name for d in definitions] == ["heap_init", "uv__update_time"]
 
 
+def test_haskell_synonyms_operators_and_literate_files_are_read() -> None:
+    """``type X = ..`` is a definition (the table misspelt the grammar's node type); a
+    function type inside one (``A -> B``) is no function named ``A``; an equation written
+    infix (``x // f = f x``) is named for its operator; a CPP ``#else`` that continues a
+    declaration is an alternative, not more code."""
+    source = (
+        "module Links where\n\n"
+        "type Get = Verb 'GET 200\n"
+        "type ClientApplication = Request -> ClientM Response\n\n"
+        "(//) :: a -> (a -> b) -> b\n"
+        "x // f = f x\n\n"
+        "instance HasLink sub => HasLink (Auth (tag :: [Type]) value :> sub)\n"
+        "#if MIN_VERSION_servant(0,14,0)\n"
+        "  where\n    type MkLink (Auth (tag :: [Type]) value :> sub) a = MkLink sub a\n"
+        "    toLink toA _ = toLink toA (Proxy :: Proxy sub)\n"
+        "#else\n"
+        "  where\n    type MkLink (Auth (tag :: [Type]) value :> sub) = MkLink sub\n"
+        "    toLink _ = toLink (Proxy :: Proxy sub)\n"
+        "#endif\n\n"
+        "data JWT\n\n"
+        "data Cookie\n"
+    )
+    _, definitions = checked_chunks("haskell", source)
+    names = [(d.name, d.kind) for d in definitions]
+    assert ("Get", "type") in names and ("ClientApplication", "type") in names
+    assert ("//", "function") in names
+    assert ("JWT", "type") in names and ("Cookie", "type") in names
+    assert not {"Request", "Verb"} & {name for name, _ in names}
+
+
+def test_literate_haskell_keeps_only_its_code_blocks() -> None:
+    """A ``.lhs`` tutorial is Markdown with Haskell in fenced blocks: the prose was one
+    parse error over the whole file. A plain Haskell file is left as it is."""
+    source = (
+        "# Serving an API\n\nFirst some imports, and a type for our API.\n\n"
+        "``` haskell\nmodule Server where\n\nimport Servant\n\n"
+        'type UserAPI = "users" :> Get \'[JSON] [User]\n```\n\n'
+        "A server for it: it answers with the users we know.\n\n"
+        "``` haskell\nserver :: Server UserAPI\nserver = return users\n```\n\n"
+        "```\nillustration = not compiled\n```\n"
+    )
+    chunks, definitions = checked_chunks("haskell", source)
+    assert [d.name for d in definitions] == ["UserAPI", "server"]
+    assert "A server for it" in "\n".join(c.text for c in chunks)  # shown as written
+    plain = "module M where\n\n-- > not a bird track\nf :: Int\nf = 1\n"
+    assert parser_source("haskell", plain) == plain.encode()
+
+
+def test_swift_diagnostics_typescript_casts_and_scala_operators() -> None:
+    """A ``#warning`` among a Swift type's members lost the type; a TypeScript function
+    wrapped in ``( ) as T`` was no function; Scala's ``?<`` was cut to ``?`` as if its
+    ``<`` opened template arguments."""
+    _, definitions = checked_chunks(
+        "swift",
+        "struct CompressionTests {\n    func testOne() {}\n\n"
+        '    #warning("Bring back")\n\n    func testTwo() {}\n}\n',
+    )
+    assert [d.name for d in definitions] == ["CompressionTests", "testOne", "testTwo"]
+    _, definitions = checked_chunks(
+        "typescript",
+        "const got: Got = ((url: string) => makeRequest(url)) as Got;\n",
+    )
+    assert [(d.name, d.kind) for d in definitions] == [("got", "function")]
+    _, definitions = checked_chunks(
+        "scala", "trait Laws[A] {\n  def ?<(rhs: A): Boolean\n  def ?<=(rhs: A): Boolean\n}\n"
+    )
+    assert [d.name for d in definitions] == ["Laws", "?<", "?<="]
+
+
 def test_c_and_cpp_export_macros_do_not_hide_definitions() -> None:
     """Export, visibility and namespace macros the grammar cannot know are blanked in
     the parser's copy only: the definitions they decorate are found, named as written."""

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 
 from .c_conditionals import one_configuration
+from .literate import literate_haskell
 
 #: tree-sitter-kotlin reads a statement that starts with a variable named ``where``,
 #: ``final`` or ``by`` (``where?.let { ... }``, ``final = true``, ``by.write(..)``) as a
@@ -648,10 +649,54 @@ def _rewrite_haskell(text: str) -> str:
     a function defined only under ``#else`` (a fallback for older compilers) was lost.
     The conditional lines are blanked and every branch is read: in 46 such files of
     aeson, pandoc, xmonad and commonmark-hs none parses worse, and 13 more definitions
-    are found."""
+    are found. But a branch that continues a declaration (``#else`` then an indented
+    ``where`` of an instance head) is an alternative to the first, not more code: both
+    read together broke the declaration and lost those after it, so it is blanked. A
+    literate file (``.lhs``) keeps only its code (``literate.py``)."""
+    text = literate_haskell(text)
     if "#" not in text:
         return text
-    return _HASKELL_CONDITIONAL.sub(_spaces, text)
+    return _HASKELL_CONDITIONAL.sub(_spaces, _blank_continuing_alternatives(text))
+
+
+#: A line that continues a declaration begun before it, not a binding of its own.
+_HASKELL_CONTINUATION = re.compile(r"[ \t]+(?:where\b|deriving\b|=(?![=>])|\||::|->|,)")
+_HASKELL_CPP_LINE = re.compile(r"#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
+
+
+def _blank_continuing_alternatives(text: str) -> str:
+    """``#else``/``#elif`` branches whose first code line continues a declaration,
+    blanked (their directive lines kept, for the blanking after)."""
+    lines = text.split("\n")
+    blanking: list[bool] = []  # per open #if: is the current branch blanked?
+    for number, line in enumerate(lines):
+        found = _HASKELL_CPP_LINE.match(line)
+        if found is None:
+            if any(blanking):
+                lines[number] = " " * len(line)
+            continue
+        word = found.group(1)
+        if word.startswith("if"):
+            blanking.append(False)
+        elif word in ("elif", "else") and blanking:
+            following = next((rest for rest in lines[number + 1 :] if rest.strip()), "")
+            blanking[-1] = _HASKELL_CONTINUATION.match(following) is not None
+        elif word == "endif" and blanking:
+            blanking.pop()
+    return "\n".join(lines)
+
+
+#: Swift's compile-time diagnostics among a type's members (``#warning("Bring back")``):
+#: the grammar lost the type around them. They define nothing.
+_SWIFT_DIAGNOSTIC = re.compile(
+    r"(?m)^[ \t]*#(?:warning|error)[ \t]*\((?:[^()\n]|\([^()\n]*\))*\)[ \t]*$"
+)
+
+
+def _rewrite_swift(text: str) -> str:
+    if "#warning" not in text and "#error" not in text:
+        return text
+    return _SWIFT_DIAGNOSTIC.sub(_spaces, text)
 
 
 _PARSE_REWRITES: dict[str, Callable[[str], str]] = {
@@ -662,6 +707,7 @@ _PARSE_REWRITES: dict[str, Callable[[str], str]] = {
     "rust": _rewrite_rust,
     "c": _rewrite_c,
     "cpp": _rewrite_c,
+    "swift": _rewrite_swift,
 }
 
 

@@ -150,7 +150,7 @@ DEFINITIONS: dict[str, dict[str, str]] = {
         "newtype": "type",
         "class": "class",
         "instance": "impl",
-        "type_synomym": "type",
+        "type_synonym": "type",
         "type_family": "type",
     },
     "lua": {
@@ -233,7 +233,7 @@ def _js_declaration(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node]
         if value is None:
             continue
         name = _text(declarator.child_by_field_name("name"))
-        if value.type in _JS_FUNCTION_VALUES:
+        if _unwrapped(value).type in _JS_FUNCTION_VALUES:  # ((url) => ..) as Got
             return "function", name, node
         if value.type == "class":
             return "class", name, node
@@ -241,6 +241,18 @@ def _js_declaration(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node]
         if top_level and _spans_lines(value):
             return "constant", name, node
     return None
+
+
+#: What wraps a value without changing it: parentheses, ``as T``, ``satisfies T``, ``!``.
+_JS_WRAPPERS = frozenset(
+    {"as_expression", "satisfies_expression", "parenthesized_expression", "non_null_expression"}
+)
+
+
+def _unwrapped(value: tree_sitter.Node) -> tree_sitter.Node:
+    while value.type in _JS_WRAPPERS and value.named_children:
+        value = value.named_children[0]
+    return value
 
 
 def _js_assignment(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
@@ -862,6 +874,11 @@ def _name_of(node: tree_sitter.Node) -> str:
                 break
             declarator = _inner_declarator(declarator)
         name = declarator
+    if name is None and node.type == "function":  # Haskell: x // f = .., a `op` b = ..
+        infix = next((c for c in node.named_children if c.type == "infix"), None)
+        operator = infix.child_by_field_name("operator") if infix is not None else None
+        if operator is not None:
+            return _text(operator).strip().strip("`").strip()[:120]
     if name is None:
         for child in node.named_children:
             if child.type in _NAME_TYPES:
@@ -872,9 +889,10 @@ def _name_of(node: tree_sitter.Node) -> str:
                 name = inner
                 break
     text = _text(name).strip().split("(")[0].split("\n")[0]
-    if not text.split("::")[-1].startswith("operator"):  # S::operator<< keeps its <<
+    # S::operator<< keeps its <<; template arguments follow only identifiers
+    if re.match(r"[A-Za-z_~]", text) and not text.split("::")[-1].startswith("operator"):
         # formatter<T, Char> specialises formatter; base_sink<Mutex>::log is base_sink::log;
-        # Ruby's `<=>` and `<<` are names of their own
+        # Ruby's `<=>` and `<<`, Scala's `?<` are names of their own
         text = _without_template_arguments(text).strip() or text
     return text[:120]
 
@@ -931,6 +949,12 @@ class _Chunker:
         return found
 
     def _definition(self, node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+        if (
+            self.language == "haskell"
+            and node.type == "function"
+            and node.child_by_field_name("arrow") is not None
+        ):
+            return None  # a function type (A -> B in a synonym or a record), not an equation
         kind = self.table.get(node.type)
         if kind is not None:
             if (
