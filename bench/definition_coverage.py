@@ -38,14 +38,17 @@ DECLARED = {
     "php": r"\s*" + _MODIFIERS + r"*function\s+&?(\w+)\s*\(",
     "swift": r"\s*(?:@\w+\s+)*(?:(?:public|private|internal|fileprivate|open|static|class"
     r"|final|override|mutating)\s+)*func\s+(\w+)",
-    "scala": r"\s*(?:(?:override|private|protected|final|implicit|inline)\s+)*def\s+(\w+)",
+    "scala": r"\s*(?:(?:override|private|protected|final|implicit|inline)\s+)*def\s+"
+    r"(\w+(?:_[^\s\w(\[:]+)?)",  # unary_- too
     "kotlin": r"\s*(?:(?:public|private|internal|protected|override|suspend|inline|operator"
     r"|infix|open|abstract|tailrec)\s+)*fun\s+(?:<[^>]*>\s*)?(?:[\w.<>?*]+\.)?(\w+)\s*\(",
     "java": r"\s*" + _MODIFIERS + r"+(?:<[^>]+>\s+)?[\w.<>\[\],? ]+\s+(\w+)\s*\([^;]*$",
     "csharp": r"\s*(?:(?:public|private|protected|internal|static|virtual|override|abstract"
     r"|async|sealed)\s+)+[\w.<>\[\],? ]+\s+(\w+)\s*(?:<[^>]*>)?\s*\([^;]*$",
-    "typescript": r"\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(\w+)",
-    "javascript": r"\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(\w+)",
+    "typescript": r"\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b\s*\*?\s*(\w+)",
+    "javascript": r"\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b\s*\*?\s*(\w+)",
+    # a top-level type signature: `parseBlocks :: PandocMonad m => ..`
+    "haskell": r"([a-z_][\w']*)\s*::",
 }
 _NO_KEYWORD = ("c", "cpp")
 _STATEMENT_WORDS = {"if", "for", "while", "switch", "return", "new", "catch"}

@@ -654,9 +654,25 @@ def _rewrite_haskell(text: str) -> str:
     read together broke the declaration and lost those after it, so it is blanked. A
     literate file (``.lhs``) keeps only its code (``literate.py``)."""
     text = literate_haskell(text)
+    if "'\\" in text:
+        text = _HASKELL_ESCAPED_CHAR.sub(_plain_char, text)
     if "#" not in text:
         return text
     return _HASKELL_CONDITIONAL.sub(_spaces, _blank_continuing_alternatives(text))
+
+
+#: A character literal with an escape (``'\n'``, ``'\''``, ``'\160'``): the grammar's
+#: scanner then took a later name with a prime (``spnl'``) for the start of a literal,
+#: and lost the declarations between (pandoc's Markdown reader). Read as ``'x'``.
+_HASKELL_ESCAPED_CHAR = re.compile(r"'\\(?:'|[^'\s]{1,8})'")
+
+
+def _plain_char(match: re.Match[str]) -> str:
+    """``'x'`` and spaces; a match that starts with a name's prime is left alone."""
+    before = match.string[match.start() - 1] if match.start() else " "
+    if before.isalnum() or before in "_'":
+        return match.group(0)
+    return "'x'" + " " * (len(match.group(0)) - 3)
 
 
 #: A line that continues a declaration begun before it, not a binding of its own.
