@@ -126,6 +126,9 @@ SIGNALS: dict[str, bool | float | str] = {
     # chunk holding the re-export scores at least this share of the best BM25 score
     # (``engine``). One name in a block of fifty otherwise sinks by length.
     "reexport_floor": 1.0,
+    # A name asked for alone that exactly one definition has, case and all: the chunk
+    # holding it scores at least this share of the best BM25 score (``engine``). One
+    # line in a long block of values (`Scope = MutableMapping[..]`) otherwise sinks.
     "sole_definition_floor": 1.0,
 }
 
