@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import islice
 
 from .c_conditionals import one_configuration
 from .literate import literate_haskell
@@ -656,7 +657,7 @@ def _rewrite_haskell(text: str) -> str:
     text = literate_haskell(text)
     if "'\\" in text:
         text = _HASKELL_ESCAPED_CHAR.sub(_plain_char, text)
-    if "#" not in text:
+    if "#" not in text or _HASKELL_CONDITIONAL.search(text) is None:
         return text
     return _HASKELL_CONDITIONAL.sub(_spaces, _blank_continuing_alternatives(text))
 
@@ -695,7 +696,8 @@ def _blank_continuing_alternatives(text: str) -> str:
         if word.startswith("if"):
             blanking.append(False)
         elif word in ("elif", "else") and blanking:
-            following = next((rest for rest in lines[number + 1 :] if rest.strip()), "")
+            rest = islice(lines, number + 1, None)
+            following = next((later for later in rest if later.strip()), "")
             blanking[-1] = _HASKELL_CONTINUATION.match(following) is not None
         elif word == "endif" and blanking:
             blanking.pop()
