@@ -1525,6 +1525,62 @@ def test_swift_diagnostics_typescript_casts_and_scala_operators() -> None:
     assert [d.name for d in definitions] == ["Laws", "?<", "?<="]
 
 
+def test_kotlin_swift_rust_and_cpp_statements_the_grammars_misread() -> None:
+    """Each lost the rest of its type or file: Kotlin's ``set = set or bit`` after a
+    ``val`` (an accessor), ``in1.close()`` (the keyword ``in``) and ``dynamic`` passed as
+    a value; Swift's ``()`` as an empty case, ``#if`` around cases, ``fallthrough`` in
+    an ``#if``; tokio's ``feature! { .. }``; C++'s ``typename T::size_type{0}``."""
+    _, definitions = checked_chunks(
+        "kotlin",
+        "class Settings {\n  private var set = 0\n\n  operator fun set(id: Int): Settings {\n"
+        "    val bit = 1 shl id\n    set = set or bit\n    return this\n  }\n\n"
+        "  fun readAll(in1: Source) {\n    in1.close()\n  }\n\n"
+        "  fun decode(dynamic: Any) = jsTypeOf(dynamic)\n\n  fun size() = 0\n}\n",
+    )
+    assert [(d.name, d.parent) for d in definitions] == [
+        ("Settings", ""),
+        ("set", "Settings"),
+        ("readAll", "Settings"),
+        ("decode", "Settings"),
+        ("size", "Settings"),
+    ]
+    for body in (
+        "        do {\n            try g()\n        } catch let error as E where error.x {\n"
+        "            // Not all.\n            ()\n        }\n        print(1)\n",
+        "        switch x {\n        #if os(Linux)\n        case .link:\n            return\n"
+        "        #endif\n        case .other:\n            return\n        }\n",
+        "        switch x {\n        case 1:\n            #if os(Windows)\n"
+        "            fallthrough\n            #else\n            return\n"
+        "            #endif\n        default:\n            return\n        }\n",
+    ):
+        source = f"final class A {{\n    func f(_ x: Int) {{\n{body}    }}\n    func g() {{}}\n}}\n"
+        _, definitions = checked_chunks("swift", source + "struct B {}\n")
+        assert [(d.name, d.parent) for d in definitions] == [
+            ("A", ""),
+            ("f", "A"),
+            ("g", "A"),
+            ("B", ""),
+        ]
+    _, definitions = checked_chunks(
+        "rust",
+        "feature! {\n    #![unix]\n    impl DirBuilder {\n"
+        "        pub fn mode(&mut self, mode: u32) -> &mut Self {\n            self\n        }\n"
+        "    }\n}\n",
+    )
+    assert [d.name for d in definitions] == ["DirBuilder", "mode"]
+    _, definitions = checked_chunks(
+        "cpp",
+        "namespace absl {\ntemplate <typename T>\nvoid Fallback(T& s, size_t n) {\n"
+        "  HardeningAssertGE(n, typename T::size_type{0});\n  s.resize(n);\n}\n\n"
+        "template <typename T>\nvoid Impl(T& s) {\n  s.clear();\n}\n}  // namespace absl\n",
+    )
+    assert [(d.name, d.parent) for d in definitions] == [
+        ("absl", ""),
+        ("Fallback", "absl"),
+        ("Impl", "absl"),
+    ]
+
+
 def test_c_and_cpp_export_macros_do_not_hide_definitions() -> None:
     """Export, visibility and namespace macros the grammar cannot know are blanked in
     the parser's copy only: the definitions they decorate are found, named as written."""

@@ -14,9 +14,25 @@ from .c_conditionals import one_configuration
 from .literate import literate_haskell
 
 #: tree-sitter-kotlin reads a statement that starts with a variable named ``where``,
-#: ``final`` or ``by`` (``where?.let { ... }``, ``final = true``, ``by.write(..)``) as a
-#: type-constraint clause or a modifier and loses the rest of the file.
-_KOTLIN_SOFT_KEYWORD = re.compile(r"(?m)^[ \t]*(?:where|final|by)(?=[ \t]*(?:\?\.|\.|=(?!=)))")
+#: ``final``, ``by``, ``set``, ``get``, ``open`` or another modifier (``where?.let {
+#: ... }``, ``final = true``, ``by.write(..)``, okhttp's ``set = set or bit`` after a
+#: ``val``, ``open = isOpen``) as a type-constraint clause, an accessor or a modifier,
+#: and loses the rest of the file. None of those is followed by an assignment, ``?.``,
+#: ``.`` or ``++``. (Searched from a line break: the scan skips ahead.)
+_KOTLIN_SOFT_KEYWORD = re.compile(
+    r"\n[ \t]*+(?:[gs]et|open|override|private|public|protected|internal|inline|abstract"
+    r"|sealed|lateinit|const|external|operator|infix|tailrec|actual|expect|data|inner|value"
+    r"|enum|annotation|crossinline|noinline|vararg|reified|companion|where|final|by)"
+    r"(?=[ \t]*(?:[-+*/%]?=(?!=)|\?\.|\.|\+\+|--))"
+)
+#: ... and a statement that starts with a name of ``in`` or ``as`` and a digit
+#: (``in1.close()`` in okhttp's tests) as that keyword continuing the line before; a
+#: ``when`` branch ``in1..3 ->`` keeps its keyword.
+_KOTLIN_KEYWORD_DIGIT = re.compile(
+    r"\n[ \t]*+(?:in|as)(?=\d\w*(?:\.(?!\.)|\(|\[|[ \t]*[-+*/%]?=(?!=)))"
+)
+#: ... and Kotlin/JS's ``dynamic`` passed as a value (``jsTypeOf(dynamic)``) as the type.
+_KOTLIN_DYNAMIC_VALUE = re.compile(r"dynamic(?<![\w.]dynamic)(?=[ \t]*[,)])")
 #: ... a call ``get(copy)`` on the line after a ``val`` as that property's getter (a
 #: getter takes no arguments, so a call with some is renamed).
 _KOTLIN_GET_CALL = re.compile(r"(?m)^[ \t]*get(?=\((?!\s*\)))")
@@ -91,7 +107,10 @@ def _plain_string(match: re.Match[str]) -> str:
 
 
 def _rewrite_kotlin(text: str) -> str:
-    text = _KOTLIN_SOFT_KEYWORD.sub(_renamed, text)
+    text = _KOTLIN_SOFT_KEYWORD.sub(_renamed, "\n" + text)[1:]
+    text = _KOTLIN_KEYWORD_DIGIT.sub(_renamed, "\n" + text)[1:]
+    if "dynamic" in text:
+        text = _KOTLIN_DYNAMIC_VALUE.sub(_renamed, text)
     text = _KOTLIN_GET_CALL.sub(_renamed, text)
     if " get " in text:
         text = _KOTLIN_INFIX_GET.sub(_renamed, text)
@@ -188,6 +207,11 @@ _C_LABEL = re.compile(r"[ \t]*(?!(?:public|private|protected|default)\b)[A-Za-z_
 #: the rest of the file. The whole call is blanked; it defines nothing a chunk is named
 #: for.
 _C_MACRO_STATEMENT = re.compile(r"(?m)^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\(")
+#: ... and ``typename`` before a dependent type's value passed as an argument
+#: (abseil's ``f(n, typename T::size_type{0})``): a bogus function and lost nesting.
+_CPP_TYPENAME_VALUE = re.compile(
+    r"typename(?:(?<=[(,]typename)|(?<=[(,][ \t]typename))(?=[ \t]+[\w:<>]+[{(])"
+)
 #: ... and Microsoft's calling conventions (``extern "C" int __stdcall F();``): the
 #: grammar took the namespace after such a declaration for the function's body.
 _C_CALLING_CONVENTION = re.compile(r"__(?:stdcall|cdecl|fastcall|thiscall|vectorcall)\b")
@@ -396,6 +420,8 @@ def _blank_c_macros(text: str) -> str:
         out = _C_POINTER_QUALIFIER.sub(lambda m: m.group(1) + " " * len(m.group(2)), out)
     if "__" in out:
         out = _C_CALLING_CONVENTION.sub(_after_word(_spaces), out)
+    if "typename" in out:
+        out = _CPP_TYPENAME_VALUE.sub(_spaces, out)
     out = _blank_specifiers_at_end(out, types)
     if "{};" in out:
         out = _CPP_EMPTY_OVERRIDE.sub(_blank_group, out)
@@ -514,7 +540,7 @@ def _rewrite_c(text: str) -> str:
 #: ``cfg_rt! { pub fn spawn(..) { .. } }``): the grammar keeps a macro's body as tokens,
 #: so nothing inside is a definition. The wrapper (``cfg_rt! {`` and its ``}``) is blanked
 #: when it stands alone on its lines; ``cfg_if!`` has a syntax of its own and stays.
-_RUST_CFG_WRAPPER = re.compile(r"(?m)^[ \t]*(cfg_(?!if\b)\w+![ \t]*\{)[ \t]*$")
+_RUST_CFG_WRAPPER = re.compile(r"(?m)^[ \t]*((?:cfg_(?!if\b)\w+|feature)![ \t]*\{)[ \t]*$")
 _RUST_BRACES = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\\\'])\'|[{}]', re.S)
 
 
@@ -531,7 +557,7 @@ _RUST_ARM_END = re.compile(r"[ \t\n]*,")
 
 
 def _rewrite_rust(text: str) -> str:
-    if "cfg_" not in text:
+    if "cfg_" not in text and "feature!" not in text:  # tokio's feature! { #![unix] .. }
         return text
     wrappers = list(_RUST_CFG_WRAPPER.finditer(text))
     if not wrappers:
@@ -711,10 +737,76 @@ _SWIFT_DIAGNOSTIC = re.compile(
 )
 
 
+#: ``()`` alone as a statement (swift-nio's empty case, ``case .closed: ()``), read as
+#: ``0 ``: the grammar takes no empty tuple there, nor an empty case.
+_SWIFT_UNIT_STATEMENT = re.compile(r"\n([ \t]*+)\(\)(?=[ \t]*+(?://[^\n]*)?(?:\n|$))")
+#: ``fallthrough`` alone in an ``#if`` branch, read as ``break`` (same length).
+_SWIFT_FALLTHROUGH = re.compile(r"(?m)^([ \t]*)fallthrough(?=[ \t]*$)")
+#: ``@Sendable func`` after a statement inside a ``case`` lost the rest of the type.
+_SWIFT_SENDABLE_FUNC = re.compile(r"@Sendable(?=[ \t]+func\b)")
+_SWIFT_DIRECTIVE = re.compile(r"[ \t]*#(if|elseif|else|endif)\b")
+
+
 def _rewrite_swift(text: str) -> str:
-    if "#warning" not in text and "#error" not in text:
+    """Forms the Swift grammar cannot read among a type's members or a switch's cases,
+    each of which lost the rest of the type (swift-nio, swift-composable-architecture)."""
+    if "#warning" in text or "#error" in text:
+        text = _SWIFT_DIAGNOSTIC.sub(_spaces, text)
+    if "()" in text:
+        text = _SWIFT_UNIT_STATEMENT.sub(lambda m: "\n" + m.group(1) + "0 ", "\n" + text)[1:]
+    if "@Sendable" in text:
+        text = _SWIFT_SENDABLE_FUNC.sub(_spaces, text)
+    if "#if" in text:
+        if "fallthrough" in text:
+            text = _SWIFT_FALLTHROUGH.sub(lambda m: m.group(1) + "break      ", text)
+        text = _read_swift_groups(text)
+    return text
+
+
+def _read_swift_groups(text: str) -> str:
+    """The directive lines of ``#if`` groups the grammar cannot read, blanked so that
+    every branch is read: groups around ``case`` clauses of a switch, and groups of
+    attributes only (``#if X`` / ``@available(..)`` / ``#else`` / ``@available(..)``)."""
+    lines = text.split("\n")
+    # per open group: [around cases, its directive lines, attributes only, code lines]
+    stack: list[list] = []
+    blank: set[int] = set()
+    for number, line in enumerate(lines):
+        found = _SWIFT_DIRECTIVE.match(line) if "#" in line else None
+        if found is None:
+            code = line.strip()
+            if stack and code and not code.startswith("//"):
+                stack[-1][3] += 1
+                stack[-1][2] = stack[-1][2] and code.startswith("@")
+            continue
+        word = found.group(1)
+        if word == "if":
+            following = _next_code(lines, number)
+            around_cases = following.startswith(("case ", "case\t", "default:", "@unknown"))
+            stack.append([around_cases, [number], True, 0])
+        elif stack:
+            stack[-1][1].append(number)
+            if word == "endif":
+                around_cases, directives, attributes_only, code_lines = stack.pop()
+                if around_cases or (attributes_only and code_lines):
+                    blank.update(directives)
+                elif stack and code_lines:
+                    stack[-1][3] += code_lines
+                    stack[-1][2] = False
+    if not blank:
         return text
-    return _SWIFT_DIAGNOSTIC.sub(_spaces, text)
+    return "\n".join(
+        " " * len(line) if number in blank else line for number, line in enumerate(lines)
+    )
+
+
+def _next_code(lines: list[str], number: int) -> str:
+    """The next line of code after line ``number`` (within 20 lines), stripped."""
+    for later in islice(lines, number + 1, number + 21):
+        code = later.strip()
+        if code and not code.startswith("//"):
+            return code
+    return ""
 
 
 _PARSE_REWRITES: dict[str, Callable[[str], str]] = {
