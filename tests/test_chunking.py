@@ -1581,6 +1581,44 @@ def test_kotlin_swift_rust_and_cpp_statements_the_grammars_misread() -> None:
     ]
 
 
+def test_zsh_go_type_groups_and_elixir_macro_heads() -> None:
+    """zsh read as bash: ``(( $+commands[x] ))``, ``${(f)"$(cmd)"}`` and a brace group
+    closed without ``;`` lost or nested every function after them. Go's ``type ( .. )``
+    group named only its first type (or none after a comment). Elixir's ``@spec
+    defguard(Macro.t())`` and ``defmacro def(call, ..)`` were bogus definitions."""
+    _, definitions = checked_chunks(
+        "bash",
+        "function gdv() { git diff -w \"$@\" | view - }\n\n"
+        "if (( $+commands[rg] )); then\n  alias grep=rg\nfi\n\n"
+        "function _omz::plugin::enable {\n  local lines=(${(f)\"$(cat $zshrc)\"})\n}\n\n"
+        "function ggf() {\n  git push --force origin \"${b:=$1}\"\n}\n",
+    )
+    assert [(d.name, d.parent) for d in definitions] == [
+        ("gdv", ""),
+        ("_omz::plugin::enable", ""),
+        ("ggf", ""),
+    ]
+    _, definitions = checked_chunks(
+        "go",
+        "package promql\n\ntype (\n"
+        "\t// ErrQueryTimeout is returned if a query timed out.\n"
+        "\tErrQueryTimeout string\n\tErrStorage struct{ Err error }\n)\n\n"
+        "func (e ErrQueryTimeout) Error() string { return string(e) }\n",
+    )
+    assert [(d.name, d.kind) for d in definitions] == [
+        ("ErrQueryTimeout", "type"),
+        ("ErrStorage", "type"),
+        ("Error", "method"),
+    ]
+    _, definitions = checked_chunks(
+        "elixir",
+        "defmodule Kernel do\n  @spec defguardp(Macro.t()) :: Macro.t()\n"
+        "  defmacro defguardp(guard) do\n    define_guard(:defp, guard, __CALLER__)\n  end\n"
+        "end\n",
+    )
+    assert [d.name for d in definitions] == ["Kernel", "defguardp"]
+
+
 def test_c_and_cpp_export_macros_do_not_hide_definitions() -> None:
     """Export, visibility and namespace macros the grammar cannot know are blanked in
     the parser's copy only: the definitions they decorate are found, named as written."""

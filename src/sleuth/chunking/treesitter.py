@@ -467,8 +467,34 @@ def _elixir_definition(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.No
     if kind is None:
         body = next((c for c in node.named_children if c.type == "do_block"), None)
         return _block_test("elixir", word, first, body)
+    if _elixir_not_a_definition(node):
+        return None
     name = _text(first).split("(")[0].split(" ")[0].split(",")[0].strip()
     return kind, name[:120], node
+
+
+def _elixir_not_a_definition(node: tree_sitter.Node) -> bool:
+    """A definition macro's name used otherwise: the head of another definition
+    (``defmacro defguard(guard)``, Kernel's own) or a call inside a module attribute
+    (``@spec defguard(Macro.t()) :: Macro.t()``)."""
+    parent = node.parent
+    if parent is not None and parent.type == "arguments":
+        outer = parent.parent
+        if (
+            outer is not None
+            and outer.type == "call"
+            and _text(outer.child_by_field_name("target")) in _ELIXIR_DEFS
+        ):
+            return True
+    for _ in range(4):
+        if parent is None:
+            return False
+        if parent.type == "unary_operator":
+            return _text(parent).startswith("@")
+        if parent.type not in ("binary_operator", "arguments", "call"):
+            return False
+        parent = parent.parent
+    return False
 
 
 def _haskell_bind(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
@@ -606,12 +632,21 @@ def _go_specs(node: tree_sitter.Node) -> list[tree_sitter.Node]:
     return specs
 
 
+def _go_type_specs(node: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """The types a ``type`` declaration declares: one, or a group ``type ( A ..; B .. )``
+    (whose first child may be a comment)."""
+    return [c for c in node.named_children if c.type in ("type_spec", "type_alias")]
+
+
 def _named_values(language: str, node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
     """The names a package or module gives one-line values (Go's ``ErrNotFound``,
     ``DebugMode``, grouped or not; Python's ``DEFAULT_TIMEOUT = 30``, ``Handler =
     Callable[..]``; Ruby's constants; Rust's ``const`` and ``static`` items):
     definitions without chunks. (Called for nodes that are no definition of their own:
     values over several lines are constants with chunks.)"""
+    if language == "go" and node.type == "type_declaration":
+        named = ((s.child_by_field_name("name"), s) for s in _go_type_specs(node))
+        return [(_text(name)[:120], spec) for name, spec in named if name is not None]
     if language == "go":
         specs = _go_specs(node)
         return [(_text(n)[:120], s) for s in specs for n in s.children_by_field_name("name")]
@@ -973,8 +1008,10 @@ class _Chunker:
             if declared is not None:
                 return (kind, declared, node) if declared else None
             if self.language == "go" and node.type == "type_declaration":
-                spec = node.named_children[0] if node.named_children else node
-                return kind, _name_of(spec), node
+                specs = _go_type_specs(node)
+                if len(specs) != 1:
+                    return None  # a group `type ( A ..; B .. )`: each type named below
+                return kind, _name_of(specs[0]), node
             return kind, _name_of(node), node
         if node.type in WRAPPERS:
             for child in node.named_children:
@@ -1023,7 +1060,8 @@ class _Chunker:
                 # one-line package values (Go's `var ErrNotFound = errors.New(..)`): found
                 # by name in the chunk that holds them, no chunk of their own
                 for name, spec in _named_values(self.language, node):
-                    self._record(spec, spec, "constant", name, parent_name, local=True)
+                    kind = "type" if spec.type in ("type_spec", "type_alias") else "constant"
+                    self._record(spec, spec, kind, name, parent_name, local=True)
                 for name, at in _reexports(self.language, node):
                     self._record(at, node, "reexport", name, parent_name, local=True)
                 continue
