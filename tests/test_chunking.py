@@ -1588,10 +1588,10 @@ def test_zsh_go_type_groups_and_elixir_macro_heads() -> None:
     defguard(Macro.t())`` and ``defmacro def(call, ..)`` were bogus definitions."""
     _, definitions = checked_chunks(
         "bash",
-        "function gdv() { git diff -w \"$@\" | view - }\n\n"
+        'function gdv() { git diff -w "$@" | view - }\n\n'
         "if (( $+commands[rg] )); then\n  alias grep=rg\nfi\n\n"
-        "function _omz::plugin::enable {\n  local lines=(${(f)\"$(cat $zshrc)\"})\n}\n\n"
-        "function ggf() {\n  git push --force origin \"${b:=$1}\"\n}\n",
+        'function _omz::plugin::enable {\n  local lines=(${(f)"$(cat $zshrc)"})\n}\n\n'
+        'function ggf() {\n  git push --force origin "${b:=$1}"\n}\n',
     )
     assert [(d.name, d.parent) for d in definitions] == [
         ("gdv", ""),

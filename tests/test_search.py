@@ -1028,7 +1028,7 @@ def test_an_upper_case_name_asked_alone_finds_its_constant() -> None:
         return paths_after_priors(plan, [Scored(module, 1.0), Scored(method, 4.0)], spans)
 
     assert order("constant") == ["writer.py", "connector.py"]
-    assert order("function") == ["connector.py", "writer.py"]  # not what the case asks
+    assert order("section") == ["connector.py", "writer.py"]  # no kind the name asks for
 
 
 def test_a_constant_of_any_case_asked_alone_is_found_unless_a_type_has_its_name() -> None:

@@ -38,7 +38,10 @@ PRIORS = {
     "definition_head": 1.05,
     "exact_case": 1.3,  # ... with the query's very case: class Command over def command
     # ... a capitalised name asked for alone, and the chunk is the type of exactly that
-    # name: `Index` asks for class Index, not the method index() or class Indexer
+    # name: `Index` asks for class Index, not the method index() or class Indexer (the
+    # case decides only between kinds that share the name: a lower-case C struct
+    # `leveldb_options_t`, or a capitalised C# method `GetProcessId`, takes its prior
+    # when nothing else has that name; ``_kind_asked``)
     "type_name": 2.5,
     # ... a lower-case one, and the chunk is the function, method or macro (Elixir's
     # defmacro, Rust's macro_rules!, called like functions) of exactly that name
@@ -242,7 +245,7 @@ def apply_priors(
     exact = plan.exact_names
     terms = tuple(plan.terms)
     newest = _newest_versions(scored, terms, definitions)
-    named_otherwise = plan.name_alone and _named_otherwise(plan.text, definitions)
+    named = _kinds_named(plan.text, definitions) if plan.name_alone else frozenset()
     for item in scored:
         row = item.row
         factor = 1.0
@@ -259,7 +262,7 @@ def apply_priors(
                 factor *= PRIORS["exact_case"]
             if plan.name_alone:
                 kind = _kind_defined(row, plan.text, names, definitions)
-                factor *= _kind_asked(plan.text, kind, named_otherwise)
+                factor *= _kind_asked(plan.text, kind, named)
             if defines == _HOLDS_START and _holds_inner(row, names, definitions):
                 factor *= PRIORS["inner_definition"]
         if category == "tests":
@@ -460,29 +463,35 @@ _TYPE_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "type"
 _CALLABLE_KINDS = frozenset({"function", "method", "macro"})
 
 
-def _named_otherwise(name: str, definitions: dict[str, list[DefinitionSpan]]) -> bool:
-    """Whether a type or a function is defined with exactly this name."""
-    return any(
-        span.kind in _TYPE_KINDS or span.kind in _CALLABLE_KINDS
-        for spans in definitions.values()
-        for span in spans
-        if short_name(span.name) == name
-    )
+def _kinds_named(name: str, definitions: dict[str, list[DefinitionSpan]]) -> frozenset[str]:
+    """Which of "type" and "callable" the definitions of exactly this name are."""
+    kinds = set()
+    for spans in definitions.values():
+        for span in spans:
+            if short_name(span.name) == name:
+                if span.kind in _TYPE_KINDS:
+                    kinds.add("type")
+                elif span.kind in _CALLABLE_KINDS:
+                    kinds.add("callable")
+    return frozenset(kinds)
 
 
-def _kind_asked(name: str, kind: str, named_otherwise: bool) -> float:
+def _kind_asked(name: str, kind: str, named: frozenset[str]) -> float:
     """How a definition of exactly the name asked for alone fits the name's case: a
     constant for `DEFAULT_LIMIT`, a type for `Index`, a function or method for `index`
-    (1.0 for any other pairing). A constant of another case (Go's
-    `ShellCompDirectiveDefault`, a `defaultCommandSorting` variable) fits too when no
-    type or function has exactly that name (``named_otherwise``): zod 4's `export const
-    ZodError = $constructor(..)` stays behind `class ZodError`."""
-    if kind == "constant" and (name.isupper() or not named_otherwise):
+    (1.0 for any other pairing). The case decides only between kinds that share the
+    name (``named``: what the definitions of exactly that name are): a constant of
+    another case fits when no type or function has the name (Go's
+    `ShellCompDirectiveDefault`; zod 4's `export const ZodError = $constructor(..)` stays
+    behind `class ZodError`), a lower-case type when no function has it (C's
+    `leveldb_options_t`), a capitalised function when no type has it (C#'s and Go's
+    `GetProcessId`)."""
+    if kind == "constant" and (name.isupper() or not named):
         return PRIORS["constant_name"]
     initial = name.lstrip("_")[:1]  # a private `_Payload` is written as `Payload` is
-    if initial.isupper() and kind in _TYPE_KINDS:
+    if kind in _TYPE_KINDS and (initial.isupper() or "callable" not in named):
         return PRIORS["type_name"]
-    if initial.islower() and kind in _CALLABLE_KINDS:
+    if kind in _CALLABLE_KINDS and (initial.islower() or "type" not in named):
         return PRIORS["function_name"]
     return 1.0
 
