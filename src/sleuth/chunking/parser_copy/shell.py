@@ -1,0 +1,51 @@
+"""Shell (bash and zsh) forms tree-sitter-bash misreads, rewritten in the parser's copy."""
+
+from __future__ import annotations
+
+import re
+
+#: A parameter expansion that is not a bare ``${name}`` (``${x:-a}``, ``"${out:+${out};}1"``,
+#: zsh's ``${(f)"$(cmd)"}``, ``${+commands[x]}``, ``${branch:gs/%/%%}``), read as
+#: ``${xxxx}``, innermost first: tree-sitter-bash misread many of them and lost every
+#: function after; no definition lives inside one.
+_BASH_EXPANSION = re.compile(r"\$\{(?![A-Za-z_]\w*\})((?:[^{}\n]|\$\{x*\}|\{[^{}\n]*\})*)\}")
+#: zsh's ``$+name`` (is it set): ``(( $+commands[rg] ))``.
+_ZSH_PLUS = re.compile(r"\$\{?\+(?=[A-Za-z_])")
+#: zsh's unbraced subscript (``$commands[kn]``, ``$words[2]``), read as one word.
+_ZSH_SUBSCRIPT = re.compile(r"\$[A-Za-z_]\w*\[[^\[\]\s\"'`]{1,60}\]")
+#: zsh's glob qualifiers (``*(N)``, ``*.cabal(N)``, ``*(:t)``), read as a word.
+_ZSH_GLOB_QUALIFIER = re.compile(r"\((?<=[*?\]]\()[^\s()|<>;&\"'`$]{1,20}\)(?=[\s);}\"]|$)")
+#: zsh's ``{ cmd }`` closed without a ``;`` (``function gdv() { git diff | view - }``):
+#: bash nests every later function in it; read as ``{ cmd;}``.
+_ZSH_BRACE_CLOSE = re.compile(
+    r"\{[ \t](?:[^\n{}]|\$\{[^\n{}]*\})*?[^;&\s{}\\]([ \t]+)\}(?=[ \t]*(?:#[^\n]*)?\n)"
+)
+
+
+def rewrite_bash(text: str) -> str:
+    """Shell forms tree-sitter-bash misreads, each of which lost the functions after it:
+    expansions with operators or zsh flags, and zsh's ``$+name``, subscripts, glob
+    qualifiers and braces closed without ``;`` (``.zsh`` files are read as bash)."""
+    if "${" in text:
+        while (rewritten := _BASH_EXPANSION.sub(_x_expansion, text)) != text:
+            text = rewritten
+    if "$+" in text or "${+" in text:
+        text = _ZSH_PLUS.sub(lambda m: m.group(0)[:-1] + "_", text)
+    if "[" in text:
+        text = _ZSH_SUBSCRIPT.sub(_subscript_word, text)
+    if "(" in text:
+        text = _ZSH_GLOB_QUALIFIER.sub(lambda m: "_" + m.group(0)[1:-1] + "_", text)
+    if " }" in text:
+        text = _ZSH_BRACE_CLOSE.sub(lambda m: m.group(0)[: m.end(1) - m.start(0) - 1] + ";}", text)
+    return text
+
+
+def _x_expansion(match: re.Match[str]) -> str:
+    return "${" + "x" * len(match.group(1)) + "}"
+
+
+def _subscript_word(match: re.Match[str]) -> str:
+    """``$commands[kn]`` as ``$commands_kn_`` (same length)."""
+    word = match.group(0)
+    at = word.index("[")
+    return word[:at] + "_" + word[at + 1 : -1] + "_"
