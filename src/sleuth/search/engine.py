@@ -110,18 +110,15 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     # question, "how do beforeAll hooks run", the re-export is not what is asked.)
     floor = float(SIGNALS["reexport_floor"])
     if plan.kind == "identifier" and lexical_hits and floor:
-        best = max(lexical_hits.values()) * floor
-        for chunk_id in meta.reexport_chunks(sorted(plan.symbol_names)):
-            lexical_hits[chunk_id] = max(lexical_hits.get(chunk_id, 0.0), best)
+        _lift(lexical_hits, meta.reexport_chunks(sorted(plan.symbol_names)), floor)
     if plan.uses_of and lexical_hits:
         # a question about uses is one of presence (``uses``): BM25's order is not kept
         lexical_hits = use_scores(plan.uses_of, meta.texts(lexical_hits)) or lexical_hits
-    sole_floor = float(SIGNALS["sole_definition_floor"])
-    if plan.name_alone and lexical_hits and sole_floor:
+    # likewise the chunk of the one definition of a name asked for alone
+    floor = float(SIGNALS["sole_definition_floor"])
+    if plan.name_alone and lexical_hits and floor:
         sole = meta.sole_definition_chunk(plan.text)
-        if sole is not None:
-            best = max(lexical_hits.values()) * sole_floor
-            lexical_hits[sole] = max(lexical_hits.get(sole, 0.0), best)
+        _lift(lexical_hits, [sole] if sole is not None else [], floor)
     if mode != "lexical" and embed_query is not None and len(vectors):
         query_vector = embed_query(plan.text)
         semantic_hits = dict(vectors.search(query_vector, pool))
@@ -181,6 +178,13 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
             )
         )
     return response, exhausted
+
+
+def _lift(hits: dict[int, float], chunk_ids: list[int], share: float) -> None:
+    """Each chunk scores at least ``share`` of the best lexical score in ``hits``."""
+    best = max(hits.values()) * share
+    for chunk_id in chunk_ids:
+        hits[chunk_id] = max(hits.get(chunk_id, 0.0), best)
 
 
 def _label(row: ChunkRow, plan: QueryPlan, definitions: dict) -> tuple[str, str]:

@@ -642,7 +642,7 @@ def asked_definition_in(row: ChunkRow, names: set[str], definitions: dict) -> De
     chunk's symbols: the chunk stays the outer function's. A chunk named for nothing (a
     block of module-level values) is shown under the value asked for."""
     if not row.symbol:
-        return next(iter(sorted(_starting_in(row, names, definitions))), None)
+        return min(_starting_in(row, names, definitions), default=None)
     symbol = bare_name(row.symbol.lower())
     asked = names | {short_name(name) for name in names}
     if symbol in asked or short_name(symbol) in asked:

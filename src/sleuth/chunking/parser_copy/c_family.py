@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 
 from .c_conditionals import one_configuration
-from .edits import blank_group, blank_spans, spaces
+from .edits import blank, blank_group, blank_spans, spaces
 
 #: C and C++ export, visibility and constexpr macros the grammars cannot know hide the
 #: definitions they decorate: ``class FMT_SO_VISIBILITY("default") format_error`` (read
@@ -293,7 +293,7 @@ def _directive(line: str, code_before: str) -> str:
         and _INITIALIZER_OPEN.search(code_before)
         and ("/*" not in line or "*/" in line.rsplit("/*", 1)[1])  # no comment running on
     ):
-        return re.sub(r"[^\n]", " ", line)
+        return blank(line)
     if "/*" not in line or "\\\n" not in line:
         return line
     return _C_LINE_COMMENT_BLOCK.sub(spaces, line)

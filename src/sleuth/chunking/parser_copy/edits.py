@@ -9,19 +9,16 @@ def spaces(match: re.Match[str]) -> str:
     return " " * len(match.group(0))
 
 
+def blank(text: str) -> str:
+    """``text`` as spaces, its line breaks kept."""
+    return re.sub(r"[^\n]", " ", text)
+
+
 def blank_group(match: re.Match[str]) -> str:
-    """The match with its first group blanked."""
-    start, end = match.span(1)
-    whole = match.group(0)
-    offset = match.start(0)
-    return whole[: start - offset] + " " * (end - start) + whole[end - offset :]
-
-
-def blank_group_lines(match: re.Match[str]) -> str:
     """The match with its first group blanked, line breaks kept."""
     start, end = match.start(1) - match.start(0), match.end(1) - match.start(0)
     whole = match.group(0)
-    return whole[:start] + re.sub(r"[^\n]", " ", whole[start:end]) + whole[end:]
+    return whole[:start] + blank(whole[start:end]) + whole[end:]
 
 
 def renamed(match: re.Match[str]) -> str:
@@ -36,6 +33,6 @@ def blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
         return text
     parts, at = [], 0
     for start, end in spans:
-        parts += [text[at:start], re.sub(r"[^\n]", " ", text[start:end])]
+        parts += [text[at:start], blank(text[start:end])]
         at = end
     return "".join([*parts, text[at:]])

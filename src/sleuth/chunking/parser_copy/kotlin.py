@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .edits import blank_group, blank_group_lines, blank_spans, renamed, spaces
+from .edits import blank, blank_group, blank_spans, renamed, spaces
 
 #: tree-sitter-kotlin reads a statement that starts with a variable named ``where``,
 #: ``final``, ``by``, ``set``, ``get``, ``open`` or another modifier (``where?.let {
@@ -95,7 +95,7 @@ def _plain_string(match: re.Match[str]) -> str:
     """A multi-dollar string as a plain one of the same length, its content blanked."""
     literal = match.group(1)
     quotes = 3 if literal.startswith('"""') else 1
-    body = re.sub(r"[^\n]", " ", literal[quotes:-quotes])
+    body = blank(literal[quotes:-quotes])
     return " " * (match.start(1) - match.start(0)) + '"' * quotes + body + '"' * quotes
 
 
@@ -120,7 +120,7 @@ def rewrite_kotlin(text: str) -> str:
     if "@" in text:
         text = _KOTLIN_ACCESSOR_ANNOTATION.sub(spaces, text)
         text = _KOTLIN_CONSTRUCTOR_ANNOTATION.sub(spaces, text)
-        text = _KOTLIN_ANNOTATIONS_BEFORE_CLASS.sub(blank_group_lines, "\n" + text)[1:]
+        text = _KOTLIN_ANNOTATIONS_BEFORE_CLASS.sub(blank_group, "\n" + text)[1:]
     if " if" not in text:
         return text
     spans: list[tuple[int, int]] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from itertools import islice
 
 from .edits import spaces
@@ -40,40 +41,49 @@ def rewrite_swift(text: str) -> str:
     return text
 
 
+@dataclass
+class _Group:
+    """An open ``#if`` group, as the scan has read it so far."""
+
+    around_cases: bool  # its first code line is a switch's `case`
+    directives: list[int]  # its #if / #elseif / #else / #endif lines
+    attributes_only: bool = True  # every code line so far is an attribute
+    code_lines: int = 0
+
+
 def _read_swift_groups(text: str) -> str:
     """The directive lines of ``#if`` groups the grammar cannot read, blanked so that
     every branch is read: groups around ``case`` clauses of a switch, and groups of
     attributes only (``#if X`` / ``@available(..)`` / ``#else`` / ``@available(..)``)."""
     lines = text.split("\n")
-    # per open group: [around cases, its directive lines, attributes only, code lines]
-    stack: list[list] = []
-    blank: set[int] = set()
+    stack: list[_Group] = []
+    blanked: set[int] = set()
     for number, line in enumerate(lines):
         found = _SWIFT_DIRECTIVE.match(line) if "#" in line else None
         if found is None:
             code = line.strip()
             if stack and code and not code.startswith("//"):
-                stack[-1][3] += 1
-                stack[-1][2] = stack[-1][2] and code.startswith("@")
+                stack[-1].code_lines += 1
+                stack[-1].attributes_only = stack[-1].attributes_only and code.startswith("@")
             continue
         word = found.group(1)
         if word == "if":
             following = _next_code(lines, number)
             around_cases = following.startswith(("case ", "case\t", "default:", "@unknown"))
-            stack.append([around_cases, [number], True, 0])
+            stack.append(_Group(around_cases, [number]))
         elif stack:
-            stack[-1][1].append(number)
+            stack[-1].directives.append(number)
             if word == "endif":
-                around_cases, directives, attributes_only, code_lines = stack.pop()
-                if around_cases or (attributes_only and code_lines):
-                    blank.update(directives)
-                elif stack and code_lines:
-                    stack[-1][3] += code_lines
-                    stack[-1][2] = False
-    if not blank:
+                group = stack.pop()
+                if group.around_cases or (group.attributes_only and group.code_lines):
+                    blanked.update(group.directives)
+                elif stack and group.code_lines:  # its code is the outer group's code
+                    stack[-1].code_lines += group.code_lines
+                    stack[-1].attributes_only = False
+    if not blanked:
         return text
     return "\n".join(
-        " " * len(line) if number in blank else line for number, line in enumerate(lines)
+        " " * len(line) if number in blanked else line for number, line in enumerate(lines)
     )
 
 
