@@ -1120,6 +1120,46 @@ def test_a_question_about_uses_finds_the_callers_not_the_definition(tmp_path: Pa
         assert classify(other).uses_of is None
 
 
+def test_a_question_about_uses_lists_source_callers_and_only_code_holding_the_name(
+    tmp_path: Path,
+) -> None:
+    """With vectors built, a question about uses still lists only chunks that hold the
+    name (prose about the same thing without it is no use), source callers before a
+    test file that calls the name in every test, and a call in a test before a mere
+    mention in source code."""
+    tests = "".join(
+        f"def test_retry_{n}():\n    assert retry_upload(Job({n})) is not None\n\n"
+        for n in range(8)
+    )
+    write_tree(
+        tmp_path,
+        {
+            "app/upload.py": "def retry_upload(job, attempts=3):\n"
+            '    """Send a failed upload again, waiting longer after each failure."""\n'
+            "    for attempt in range(attempts):\n"
+            "        if job.send():\n            return job\n"
+            "        sleep(2 ** attempt)\n    return None\n",
+            "app/worker.py": "def handle(job):\n    if not job.send():\n"
+            "        return retry_upload(job)\n    return job\n",
+            "app/notes.py": "def explain_failures():\n"
+            '    """Failed uploads are retried: each upload is sent again with a longer'
+            ' wait."""\n    return UPLOAD_RETRY_TEXT\n',
+            "app/registry.py": "HANDLERS = {\n"
+            '    "retry": retry_upload,\n    "drop": drop_upload,\n}\n',
+            "tests/test_upload.py": tests,
+        },
+    )
+    git_init(tmp_path)
+    index = Index(tmp_path)
+    index.index(embed="deep")
+    for question in ("where is retry_upload called", "who calls retry_upload"):
+        paths = [r.path for r in index.search(question).results]
+        assert paths[0] == "app/worker.py", (question, paths)
+        assert "app/notes.py" not in paths, paths
+        assert paths.index("tests/test_upload.py") < paths.index("app/registry.py"), paths
+        assert paths.index("app/registry.py") < paths.index("app/upload.py"), paths
+
+
 def test_a_method_named_with_its_namespaces_is_found(tmp_path: Path) -> None:
     """``Sinatra::Base#call``: the table records ``call``'s owner ``Base``, not the
     module around it; the method is found, and where the module names the folders too

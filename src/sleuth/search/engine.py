@@ -111,15 +111,20 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     floor = float(SIGNALS["reexport_floor"])
     if plan.kind == "identifier" and lexical_hits and floor:
         _lift(lexical_hits, meta.reexport_chunks(sorted(plan.symbol_names)), floor)
+    holders: dict[int, float] = {}
     if plan.uses_of and lexical_hits:
         # a question about uses is one of presence (``uses``): BM25's order is not kept
-        lexical_hits = use_scores(plan.uses_of, meta.texts(lexical_hits)) or lexical_hits
+        holders = use_scores(plan.uses_of, meta.texts(lexical_hits))
+        lexical_hits = holders or lexical_hits
     # likewise the chunk of the one definition of a name asked for alone
     floor = float(SIGNALS["sole_definition_floor"])
     if plan.name_alone and lexical_hits and floor:
         sole = meta.sole_definition_chunk(plan.text)
         _lift(lexical_hits, [sole] if sole is not None else [], floor)
-    if mode != "lexical" and embed_query is not None and len(vectors):
+    # Chunks that use the name are found by its presence alone: the vectors would add
+    # chunks close in meaning that do not use it, and reorder those that do by
+    # closeness to the name (both measured worse, `bench/uses_lookup.py`).
+    if mode != "lexical" and not holders and embed_query is not None and len(vectors):
         query_vector = embed_query(plan.text)
         semantic_hits = dict(vectors.search(query_vector, pool))
         exhausted = exhausted and len(semantic_hits) < pool
@@ -153,7 +158,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     apply_coverage(plan, scored, meta.file_terms)
     apply_verbatim(plan, scored, meta.chunks_holding)
     lead_with_heads(scored)
-    kept = merge_and_cut(scored, k)
+    kept = merge_and_cut(scored, k, evidence=not plan.uses_of)
     others = further_hits(scored, kept)
     texts = meta.texts([item.row.id for item in kept])
     for item, other in zip(kept, others, strict=True):

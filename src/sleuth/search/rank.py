@@ -692,10 +692,11 @@ def lead_with_heads(scored: list[Scored]) -> None:
             head.score, best.score = best.score, head.score
 
 
-def diversify(scored: list[Scored]) -> None:
-    """Lower each hit by the number of better hits of its file (see SIGNALS)."""
+def diversify(scored: list[Scored], evidence: bool = True) -> None:
+    """Lower each hit by the number of better hits of its file (see SIGNALS); with
+    ``evidence``, raise a file's best hit by its other hits."""
     keep = 1.0 - float(SIGNALS["same_file_penalty"])
-    share = float(SIGNALS["file_evidence"])
+    share = float(SIGNALS["file_evidence"]) if evidence else 0.0
     scored.sort(key=lambda s: -s.score)
     cap = int(SIGNALS["evidence_hits"]) or len(scored)
     decay = float(SIGNALS["evidence_decay"])
@@ -716,9 +717,9 @@ def diversify(scored: list[Scored]) -> None:
             best[path].score += share * total
 
 
-def merge_and_cut(scored: list[Scored], k: int) -> list[Scored]:
+def merge_and_cut(scored: list[Scored], k: int, evidence: bool = True) -> list[Scored]:
     """Best first; a hit overlapping a better hit of the same file widens that one."""
-    diversify(scored)
+    diversify(scored, evidence)
     scored.sort(key=lambda s: -s.score)
     kept: list[Scored] = []
     spans: dict[str, list[Scored]] = {}

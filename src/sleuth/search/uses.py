@@ -16,7 +16,7 @@ from .rank import COMMENT_LINE
 #: Scores of a chunk that calls the name, or names it otherwise (an import, a
 #: reference passed as a value).
 CALL = 1.0
-MENTION = 0.7
+MENTION = 0.5
 
 
 def use_scores(name: str, texts: dict[int, str]) -> dict[int, float]:
