@@ -1160,6 +1160,35 @@ def test_a_question_about_uses_lists_source_callers_and_only_code_holding_the_na
         assert paths.index("app/registry.py") < paths.index("app/upload.py"), paths
 
 
+def test_a_question_about_imports_lists_the_imports_first(tmp_path: Path) -> None:
+    """ "where is Settings imported" asks for import lines, one line or several, before
+    the code that calls the name; "who calls" keeps the calls first."""
+    write_tree(
+        tmp_path,
+        {
+            "app/settings.py": "class Settings:\n    def __init__(self):\n        self.debug = 0\n",
+            "app/main.py": "import os\nfrom app.settings import Settings\n\n\n"
+            "def main():\n    return Settings()\n",
+            "app/build.py": "def build(flags):\n    settings = Settings()\n"
+            "    settings.debug = flags.debug\n    return settings\n",
+            "web/start.ts": 'import {\n  Settings,\n  Theme,\n} from "./settings";\n\n'
+            "export function start(theme: Theme) {\n  return new Settings(theme);\n}\n",
+        },
+    )
+    git_init(tmp_path)
+    index = Index(tmp_path)
+    index.index(embed="none")
+    for question in ("where is Settings imported", "who imports Settings", "imports of Settings"):
+        assert classify(question).imports_of, question
+        results = index.search(question, mode="lexical").results
+        first = {(r.path, r.start_line) for r in results[:2]}
+        assert first == {("app/main.py", 1), ("web/start.ts", 1)}, (question, results[:3])
+        assert [r.path for r in results].index("app/build.py") == 2
+    calls = index.search("who calls Settings", mode="lexical").results
+    assert calls[0].path == "app/build.py"
+    assert not classify("who calls Settings").imports_of
+
+
 def test_a_method_named_with_its_namespaces_is_found(tmp_path: Path) -> None:
     """``Sinatra::Base#call``: the table records ``call``'s owner ``Base``, not the
     module around it; the method is found, and where the module names the folders too

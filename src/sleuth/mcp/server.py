@@ -195,7 +195,8 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
                 "declaration (def load(config) -> Settings:) asks for what it declares; a "
                 "pasted error message or line of code, for the source that holds it. "
                 '"where is parse_config called" (or "callers of X", "usages of X") lists '
-                "the code that uses the name, the definition last. "
+                "the code that uses the name, the definition last; "
+                '"where is X imported", its imports first. '
                 'Example: "symbol:Config kind:class lang:python path:src/** retry backoff".',
             ),
         ],

@@ -48,7 +48,7 @@ _NAME = r"[`'\"]?([^\W\d][\w.:#$]*?)(?:\(\))?[`'\"]?"
 _USES = re.compile(
     rf"(?:where\s+(?:is|are|does|do)\s+{_NAME}\s+(?:used|called|referenced|invoked|imported)"
     rf"|(?:who|what)\s+(?:calls|uses|imports)\s+{_NAME}"
-    rf"|(?:find\s+)?(?:all\s+)?(?:callers|usages|uses|references|call\s+sites|calls)"
+    rf"|(?:find\s+)?(?:all\s+)?(?:callers|usages|uses|references|call\s+sites|calls|imports)"
     rf"\s+(?:of|to)\s+{_NAME})\s*\??",
     re.I,
 )
@@ -80,6 +80,8 @@ class QueryPlan:
     spans_lines: bool = False
     #: the name whose uses the query asks for ("where is parse_config called")
     uses_of: str | None = None
+    #: ... and the uses asked for are imports ("where is Config imported")
+    imports_of: bool = False
 
     @property
     def exact_names(self) -> frozenset[str]:
@@ -120,7 +122,16 @@ def classify(query: str) -> QueryPlan:
             terms = terms[:1]
         lexical, semantic = WEIGHTS["identifier"]
         return QueryPlan(
-            text, terms, "identifier", [name], lexical, semantic, False, False, uses_of=name
+            text,
+            terms,
+            "identifier",
+            [name],
+            lexical,
+            semantic,
+            False,
+            False,
+            uses_of=name,
+            imports_of=re.search(r"\bimport", text, re.I) is not None,
         )
     words = text.split(" ")
     declared = declared_name(text)

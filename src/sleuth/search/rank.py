@@ -270,7 +270,12 @@ def apply_priors(
         elif category == "docs":
             factor *= PRIORS["asked_for"] if plan.wants_docs else PRIORS["docs"]
         # (a block of `pub use` lines that re-exports the name asked for is its answer)
-        if row.kind == "block" and not defines and mostly_imports(row.id, row.text):
+        if (
+            row.kind == "block"
+            and not defines
+            and not plan.imports_of
+            and mostly_imports(row.id, row.text)
+        ):
             factor *= PRIORS["imports"]
         if category == "tests" and not plan.wants_tests and SIGNALS["tested_by_path"]:
             name_share, in_folder = 0.0, False  # test_search.py tests search, is not it
@@ -569,7 +574,8 @@ def path_matches(terms: tuple[str, ...], path: str) -> tuple[float, bool]:
     return share, in_folder
 
 
-_IMPORT_LINE = re.compile(
+#: A line that imports, uses, includes or requires something.
+IMPORT_LINE = re.compile(
     r"\s*(import\b|from\s+\S+\s+import\b|use\s|using\s|require\b|#\s*include\b|package\s"
     r"|(const|let|var|local)\s+[\w{},\s]+=\s*require\b|extern\s+crate\b|open\s|alias\s"
     r"|[\w.]+\s*=\s*require\b|\}\s*from\s|\))"
@@ -584,7 +590,7 @@ def mostly_imports(chunk_id: int, text: str) -> bool:
     code = [line for line in text.split("\n") if line.strip() and not COMMENT_LINE.match(line)]
     if not code:
         return False
-    imports = sum(1 for line in code if _IMPORT_LINE.match(line))
+    imports = sum(1 for line in code if IMPORT_LINE.match(line))
     return imports >= 0.6 * len(code)
 
 

@@ -3,7 +3,8 @@
 BM25 answers "where is parse_config called" badly: the definition says the name most,
 and a call inside a long function sinks by length. A question about uses is a question
 of presence, so each candidate is scored by how it holds the name: a call, another
-mention, or only a word of it (``_classify`` for ``classify``: not a use).
+mention, or only a word of it (``_classify`` for ``classify``: not a use). A question
+about imports ("where is Config imported") asks for the import lines before the rest.
 """
 
 from __future__ import annotations
@@ -11,31 +12,54 @@ from __future__ import annotations
 import re
 
 from ..tokens import last_part
-from .rank import COMMENT_LINE
+from .rank import COMMENT_LINE, IMPORT_LINE
 
-#: Scores of a chunk that calls the name, or names it otherwise (an import, a
-#: reference passed as a value).
-CALL = 1.0
-MENTION = 0.5
+#: Scores of a chunk holding the use asked for (a call, or an import when the question
+#: asks about imports), and of one that names it otherwise (a reference passed as a
+#: value, an import when calls are asked for).
+ASKED = 1.0
+OTHER = 0.5
 
 
-def use_scores(name: str, texts: dict[int, str]) -> dict[int, float]:
+def use_scores(name: str, texts: dict[int, str], imports: bool = False) -> dict[int, float]:
     """chunk id -> score, for the chunks whose text holds the name as a whole word: in
     its own case when any chunk does, else in any case (a name typed in lower case).
-    Empty when no chunk holds it at all."""
+    Empty when no chunk holds it at all. With ``imports``, the chunks that import it
+    score first."""
     word = re.escape(last_part(name))
     texts = {chunk_id: _code(text) for chunk_id, text in texts.items()}
     for flags in (0, re.I):
         mention = re.compile(rf"(?<![\w$]){word}(?![\w$])", flags)
         call = re.compile(rf"(?<![\w$]){word}\s*\(", flags)
         scores = {
-            chunk_id: CALL if call.search(text) else MENTION
+            chunk_id: ASKED
+            if (imports_name(text, mention) if imports else call.search(text))
+            else OTHER
             for chunk_id, text in texts.items()
             if mention.search(text)
         }
         if scores:
             return scores
     return {}
+
+
+def imports_name(text: str, mention: re.Pattern[str]) -> bool:
+    """Whether an import statement of ``text`` holds the name."""
+    return any(mention.search(line) for line in _import_lines(text))
+
+
+def _import_lines(text: str) -> list[str]:
+    """The lines of the import statements in ``text``, with the lines of those that run
+    on in brackets (``import {`` .. ``} from``, ``from x import (``, Go's ``import (``)."""
+    lines: list[str] = []
+    depth = 0
+    for line in text.split("\n"):
+        if depth > 0 or IMPORT_LINE.match(line):
+            lines.append(line)
+            depth = max(
+                0, depth + sum(line.count(c) for c in "({[") - sum(line.count(c) for c in ")}]")
+            )
+    return lines
 
 
 def _code(text: str) -> str:
