@@ -52,6 +52,16 @@ class Body(BaseModel):
 
 
 class SearchRequest(Body):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"query": "where are failed uploads retried", "k": 5},
+                {"query": "parse_config", "type": "code", "handles": True},
+                {"query": "who calls parse_config", "path": "src/**"},
+            ]
+        }
+    )
+
     query: str = Field(
         min_length=1,
         max_length=MAX_QUERY_CHARS,
@@ -71,6 +81,15 @@ class SearchRequest(Body):
 
 
 class SymbolsRequest(Body):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"name": "parse_config"},
+                {"name": "Confg", "exact": False, "kind": "class"},
+            ]
+        }
+    )
+
     name: str = Field(min_length=1, max_length=MAX_NAME_CHARS, examples=["parse_config"])
     exact: bool = Field(True, description="true: the name in any case; false: fuzzy.")
     kind: str | None = Field(None, max_length=50)
@@ -84,6 +103,15 @@ class SymbolsRequest(Body):
 
 
 class ExpandRequest(Body):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"handles": ["812:5-12@3"], "context_lines": 3},
+                {"handles": ["src/app/config.py:40"]},
+            ]
+        }
+    )
+
     handles: list[Annotated[str, Field(min_length=1, max_length=MAX_TARGET_CHARS)]] = Field(
         min_length=1,
         max_length=MAX_TARGETS,
@@ -95,6 +123,15 @@ class ExpandRequest(Body):
 
 
 class RelatedRequest(Body):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"target": "812:5-12@3", "k": 5},
+                {"target": "src/app/config.py:40", "type": "docs"},
+            ]
+        }
+    )
+
     target: str = Field(
         min_length=1, max_length=MAX_TARGET_CHARS, description="Handle id or path:line."
     )
@@ -105,6 +142,15 @@ class RelatedRequest(Body):
 
 
 class HistoryRequest(Body):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"query": "retry backoff", "since": "3 months ago"},
+                {"query": "fix upload timeout", "path": "src/**", "diff": True},
+            ]
+        }
+    )
+
     query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
     k: int = k_field(10)
     mode: Mode = "hybrid"
@@ -118,6 +164,10 @@ class HistoryRequest(Body):
 
 
 class ReindexRequest(Body):
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{}, {"path_glob": "src/**/*.py"}, {"full": True}]}
+    )
+
     path_glob: str | None = Field(
         None, max_length=1000, description="Re-read these files even if they look unchanged."
     )
