@@ -3,8 +3,9 @@
 Samples functions and methods defined exactly once in each index (by their short name,
 five letters or more, in languages whose calls are written ``name(``), and asks
 ``Index.search`` where each is called, in one of three wordings. No annotations: the
-answer key is every chunk, other than the definition's own, whose code lines call the
-name as written (``name(`` after no letter, digit, ``_`` or ``$``). That is the same rule
+answer key is every chunk, other than the definition's own, whose code lines (comments
+and triple-quoted strings aside) call the name as written (``name(`` after no letter,
+digit, ``_`` or ``$``). That is the same rule
 the ranking uses to tell a call from a mention, so what this measures is the rest:
 whether the callers reach the candidates at all, whether the definition or a mere
 mention comes before them, and whether source code that calls the name comes before
@@ -64,6 +65,7 @@ CALLING_LANGUAGES = frozenset(
 )
 WORDINGS = ("where is {} called", "who calls {}", "usages of {}")
 _COMMENT = re.compile(r"^\s*(?://|#|--|\*|/\*|;)")
+_TRIPLE_QUOTED = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,8 @@ def _indexes(folders: list[Path]) -> list[Path]:
 
 
 def _code(text: str) -> str:
+    """The text without comment lines and triple-quoted strings (docstrings)."""
+    text = _TRIPLE_QUOTED.sub("", text)
     return "\n".join(line for line in text.split("\n") if not _COMMENT.match(line))
 
 

@@ -1085,7 +1085,7 @@ def test_a_name_defined_once_asked_alone_finds_that_definition_in_a_long_chunk(
 def test_a_question_about_uses_finds_the_callers_not_the_definition(tmp_path: Path) -> None:
     """ "where is parse_config called" asks for the places that call it: the definition,
     which says the name most, ranks below every caller, and a word of the name
-    (``reparse_config_cache``) or a comment naming it is no use."""
+    (``reparse_config_cache``), a comment naming it or a docstring's example is no use."""
     body = "".join(f"    step_{n} = prepare({n})\n" for n in range(40))
     write_tree(
         tmp_path,
@@ -1099,6 +1099,8 @@ def test_a_question_about_uses_finds_the_callers_not_the_definition(tmp_path: Pa
             "    return reparse_config_cache(event)\n",
             "app/cli.py": "from app.config import parse_config\n\n"
             "def check(path):\n    return parse_config(path) is not None\n",
+            "app/example.py": 'def helper():\n    """Use it so:\n\n'
+            '        settings = parse_config("app.toml")\n    """\n    return None\n',
         },
     )
     git_init(tmp_path)
@@ -1111,7 +1113,7 @@ def test_a_question_about_uses_finds_the_callers_not_the_definition(tmp_path: Pa
     ):
         paths = [r.path for r in index.search(question, mode="lexical").results]
         assert set(paths[:2]) == {"app/main.py", "app/cli.py"}, (question, paths)
-        assert "app/reload.py" not in paths
+        assert "app/reload.py" not in paths and "app/example.py" not in paths
         assert paths.index("app/config.py") == 2
     for question in ("where is parse_config defined", "parse_config"):
         assert index.search(question, mode="lexical").results[0].path == "app/config.py"

@@ -62,6 +62,13 @@ def _import_lines(text: str) -> list[str]:
     return lines
 
 
+#: A triple-quoted string: a docstring (Python, Elixir's ``@doc``), or a multi-line string
+#: (Kotlin, Swift, Java's text blocks), whose example calls are no calls.
+_TRIPLE_QUOTED = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')
+
+
 def _code(text: str) -> str:
-    """The text without its comment lines: a comment that names a function is no use."""
+    """The text without its comment lines and triple-quoted strings: a comment or a
+    docstring that names a function is no use of it."""
+    text = _TRIPLE_QUOTED.sub("", text)
     return "\n".join(line for line in text.split("\n") if not COMMENT_LINE.match(line))
