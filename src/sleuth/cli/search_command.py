@@ -58,7 +58,9 @@ EPILOG = (
     " (keylog.h, src/app/utils.py) ranks that file first; with a line (rank.py:230, a"
     ' traceback\'s File "app.py", line 40), the code at that line. A pasted declaration'
     " (def load(config) -> Settings:) asks for what it declares; a pasted error message"
-    " or line of code, for the source that holds it. Example: sleuth search"
+    " or line of code, for the source that holds it. 'where is parse_config called'"
+    " (who calls X, usages of X) lists the code that calls it, the definition last;"
+    " 'where is Config imported', its imports. Example: sleuth search"
     " 'symbol:Config kind:class path:src/** retry backoff'."
 )
 
