@@ -58,7 +58,7 @@ PRIORS = {
     # the query asks where a name is used ("where is parse_config called", "usages of
     # Index"): the chunk defining it, which says the name most, is not an answer
     "used_name_defined": 0.3,
-    "tests": 0.7,  # test files, unless the query asks about tests
+    "tests": 0.5,  # test files, unless the query asks about tests
     "docs": 0.6,  # prose, unless the query asks about docs
     "asked_for": 1.3,  # tests or docs when the query asks for them
     "auxiliary": 0.85,  # examples, benchmarks

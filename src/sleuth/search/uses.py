@@ -18,7 +18,7 @@ from .rank import COMMENT_LINE, IMPORT_LINE
 #: asks about imports), and of one that names it otherwise (a reference passed as a
 #: value, an import when calls are asked for).
 ASKED = 1.0
-OTHER = 0.5
+OTHER = 0.35
 
 
 def use_scores(name: str, texts: dict[int, str], imports: bool = False) -> dict[int, float]:
