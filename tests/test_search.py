@@ -238,6 +238,56 @@ def test_a_query_about_testing_still_prefers_source(tmp_path: Path) -> None:
     assert asked.path == "tests/test_discovery.py"
 
 
+def test_a_test_named_for_the_behaviour_ranks_below_the_code_doing_it(tmp_path: Path) -> None:
+    """A test is named for the behaviour it checks (`test_cookie_persistence`), so its
+    name matches a question in words better than the code that does the work; unless
+    the question asks for tests, the code comes first."""
+    root = _write(
+        tmp_path,
+        {
+            "client/session.py": "class Session:\n    def send(self, request):\n"
+            "        request.cookies = self.cookies  # cookies persist between requests\n"
+            "        response = self.transport.send(request)\n"
+            "        self.cookies.update(response.cookies)\n"
+            "        return response\n",
+            "tests/test_session.py": "def test_cookie_persistence_between_requests():\n"
+            "    session = Session()\n    session.get('/set')\n"
+            "    assert session.get('/read').json() == {'cookie': 'set'}\n",
+        },
+    )
+    index = Index(root)
+    question = "how are cookies persisted between requests in a session"
+    assert index.search(question, mode="lexical").results[0].path == "client/session.py"
+    asked = index.search("tests of cookie persistence between requests", mode="lexical")
+    assert asked.results[0].path == "tests/test_session.py"
+
+
+def test_release_notes_rank_below_the_code_unless_releases_are_asked_about(
+    tmp_path: Path,
+) -> None:
+    """A changelog says the words of many questions ("failed uploads are retried" is a
+    line of it) but answers only questions about releases and changes (without the
+    prior the changelog comes first here)."""
+    root = _write(
+        tmp_path,
+        {
+            "app/worker.py": "def requeue(upload):\n    # failed: try again later\n"
+            "    return queue.put(upload)\n",
+            "CHANGELOG.md": "# Changelog\n\n## 2.1.0\n\n- Failed uploads are retried.\n"
+            "- Retried uploads that failed again are dropped.\n",
+            "src/changes/diff.py": "def changed_lines(before, after):\n"
+            "    return [line for line in after if line not in before]\n",
+        },
+    )
+    index = Index(root)
+    paths = [r.path for r in index.search("how are failed uploads retried").results]
+    assert paths[:2] == ["app/worker.py", "CHANGELOG.md"], paths
+    asked = index.search("which release retried failed uploads").results
+    assert asked[0].path == "CHANGELOG.md"
+    # code in a folder named changes/ is code, not release notes
+    assert index.search("changed lines").results[0].path == "src/changes/diff.py"
+
+
 def test_a_huge_file_does_not_win_by_its_number_of_chunks() -> None:
     """Only a file's best few further hits count as evidence for it (rank.SIGNALS)."""
 

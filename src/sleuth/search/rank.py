@@ -29,6 +29,22 @@ _GENERATED_PATH = re.compile(
     r"|\.generated\.|_generated\.|\.d\.ts$"
 )
 _AUXILIARY_PATH = re.compile(r"(^|/)(examples?|samples?|benchmarks?|bench|demo|docs?)/")
+#: Release notes: a changelog file (CHANGELOG.md, CHANGES.rst, HISTORY, NEWS) or a folder
+#: of them (changelog.d/, docs/changelog/, release-notes/).
+_RELEASE_NOTES_FILE = re.compile(
+    r"(^|/)(change_?logs?|changes|history|news|releases?|release[-_]?notes)"
+    r"(\.(md|markdown|rst|txt|adoc|org))?$",
+    re.I,
+)
+_RELEASE_NOTES_FOLDER = re.compile(
+    r"(^|/)(change_?logs?(\.d)?|changes|release[-_]?notes|releases)/", re.I
+)
+#: A query about releases or changes, which release notes answer.
+_ASKS_RELEASES = re.compile(
+    r"\b(change_?logs?|change log|changes|changed|releases?|released|release notes|versions?"
+    r"|news|upgrad\w*|migrat\w*|deprecat\w*)\b",
+    re.I,
+)
 
 #: Multipliers; each is switched off in the ablation of docs/benchmarks.md.
 PRIORS = {
@@ -62,6 +78,9 @@ PRIORS = {
     "docs": 0.6,  # prose, unless the query asks about docs
     "asked_for": 1.3,  # tests or docs when the query asks for them
     "auxiliary": 0.85,  # examples, benchmarks
+    # release notes (CHANGELOG.md, CHANGES.rst, HISTORY): a line for every change says
+    # the words of every question, but answers one about releases only
+    "release_notes": 0.5,
     "generated": 0.6,
     # query words name the file (retry.py, lock.lua, Options.hs): the full boost when they
     # name every word of its name, a share of it for part (options: CommandLineOptions.hs)
@@ -300,6 +319,8 @@ def apply_priors(
             and _DECLARATIONS.search(row.path)
         ):
             factor *= PRIORS["declarations"]
+        if _release_notes(row.path, category) and not _ASKS_RELEASES.search(plan.text):
+            factor *= PRIORS["release_notes"]
         place = _place_of(row.path)
         if place == "generated":
             factor *= PRIORS["generated"]
@@ -455,6 +476,14 @@ _DECLARING_LANGUAGES = frozenset({"typescript", "tsx", "javascript"})
 
 
 @lru_cache(maxsize=65_536)
+def _release_notes(path: str, category: str) -> bool:
+    """A changelog file, or prose in a folder of release notes (code in a ``changes/``
+    folder is code)."""
+    if _RELEASE_NOTES_FILE.search(path):
+        return True
+    return category == "docs" and _RELEASE_NOTES_FOLDER.search(path) is not None
+
+
 def _place_of(path: str) -> str:
     """``generated``, ``auxiliary`` (examples, benchmarks, docs folders) or ``""``."""
     if _GENERATED_PATH.search(path):
