@@ -288,6 +288,29 @@ def test_release_notes_rank_below_the_code_unless_releases_are_asked_about(
     assert index.search("changed lines").results[0].path == "src/changes/diff.py"
 
 
+def test_data_files_rank_below_the_code_unless_the_question_asks_for_them(
+    tmp_path: Path,
+) -> None:
+    """A CI workflow or a fixture says many words of a question about code (without the
+    prior the workflow comes first here); a question about configuration or data still
+    finds it."""
+    root = _write(
+        tmp_path,
+        {
+            "lib/packaging.py": "def publish(version):\n    wheel = build(version)\n"
+            "    return upload(wheel)\n",
+            ".github/workflows/release.yml": "name: release\non: push\njobs:\n"
+            "  publish:\n    steps:\n      - run: build the wheel\n"
+            "      - run: upload the wheel to publish the release version\n",
+        },
+    )
+    index = Index(root)
+    question = "how is a release version built and published"
+    assert index.search(question, mode="lexical").results[0].path == "lib/packaging.py"
+    asked = index.search("which ci workflow publishes a release", mode="lexical").results
+    assert asked[0].path == ".github/workflows/release.yml"
+
+
 def test_a_huge_file_does_not_win_by_its_number_of_chunks() -> None:
     """Only a file's best few further hits count as evidence for it (rank.SIGNALS)."""
 
@@ -794,6 +817,21 @@ def test_type_declarations_rank_below_the_code_that_does_the_work(tmp_path: Path
     named = index.search("CombinedReducer", mode="lexical").results
     assert named[0].path == "src/types/reducers.ts"
     index.close()
+    # CommonJS and ES module declarations (.d.cts, .d.mts) rank as .d.ts files do
+    declarations = (root / "src/types/reducers.ts").read_text()
+    scores = []
+    for extension in ("d.ts", "d.cts", "d.mts"):
+        tree = _write(
+            tmp_path / extension,
+            {
+                f"src/reducers.{extension}": declarations,
+                "src/combine.ts": "export "
+                "function combine(reducers) {\n  return (state, action) => state\n}\n",
+            },
+        )
+        found = Index(tree).search("how a reducer combines state and action", mode="lexical")
+        scores.append({r.path.split(".", 1)[1]: r.score for r in found.results}[extension])
+    assert scores[0] == scores[1] == scores[2], scores
 
 
 def test_a_file_that_mentions_every_word_of_the_question_comes_first(tmp_path: Path) -> None:

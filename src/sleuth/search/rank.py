@@ -26,7 +26,7 @@ from .filters import category_of, chunk_category
 
 _GENERATED_PATH = re.compile(
     r"(^|/)(generated|gen|autogen|__generated__|migrations)/"
-    r"|\.generated\.|_generated\.|\.d\.ts$"
+    r"|\.generated\.|_generated\.|\.d\.[cm]?ts$"
 )
 _AUXILIARY_PATH = re.compile(r"(^|/)(examples?|samples?|benchmarks?|bench|demo|docs?)/")
 #: Release notes: a changelog file (CHANGELOG.md, CHANGES.rst, HISTORY, NEWS) or a folder
@@ -38,6 +38,14 @@ _RELEASE_NOTES_FILE = re.compile(
 )
 _RELEASE_NOTES_FOLDER = re.compile(
     r"(^|/)(change_?logs?(\.d)?|changes|release[-_]?notes|releases)/", re.I
+)
+#: Data and configuration formats: for a question in words, the code that reads them.
+_DATA_LANGUAGES = frozenset({"json", "yaml", "toml", "xml"})
+#: A question that asks for configuration or data, which such files answer.
+_ASKS_DATA = re.compile(
+    r"\b(config\w*|settings?|workflows?|ci|pipelines?|ya?ml|json|toml|xml|manifests?"
+    r"|dependenc\w*|packages?|schemas?|fixtures?|data|keys?|values?|env\w*)\b",
+    re.I,
 )
 #: A query about releases or changes, which release notes answer.
 _ASKS_RELEASES = re.compile(
@@ -81,6 +89,9 @@ PRIORS = {
     # release notes (CHANGELOG.md, CHANGES.rst, HISTORY): a line for every change says
     # the words of every question, but answers one about releases only
     "release_notes": 0.5,
+    # data and configuration files (JSON, YAML, TOML, XML) for a question in words that
+    # does not ask for configuration or data: CI workflows and fixtures say many words
+    "data_files": 0.6,
     "generated": 0.6,
     # query words name the file (retry.py, lock.lua, Options.hs): the full boost when they
     # name every word of its name, a share of it for part (options: CommandLineOptions.hs)
@@ -321,6 +332,12 @@ def apply_priors(
             factor *= PRIORS["declarations"]
         if _release_notes(row.path, category) and not _ASKS_RELEASES.search(plan.text):
             factor *= PRIORS["release_notes"]
+        if (
+            plan.kind != "identifier"
+            and row.language in _DATA_LANGUAGES
+            and not _ASKS_DATA.search(plan.text)
+        ):
+            factor *= PRIORS["data_files"]
         place = _place_of(row.path)
         if place == "generated":
             factor *= PRIORS["generated"]
@@ -471,7 +488,7 @@ def _newest_versions(
 
 #: Type-declaration modules of TypeScript and JavaScript (prior ``declarations``); in
 #: other languages a types/ folder often holds working code (Go packages, Rust crates).
-_DECLARATIONS = re.compile(r"(^|/)(types|typings|@types)/|\.d\.ts$")
+_DECLARATIONS = re.compile(r"(^|/)(types|typings|@types)/|\.d\.[cm]?ts$")
 _DECLARING_LANGUAGES = frozenset({"typescript", "tsx", "javascript"})
 
 
