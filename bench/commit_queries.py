@@ -143,7 +143,8 @@ def one_file_commits(
     revision, root_name = tree_info(tree, spec)
     sources = _source_files(tree / root_name if root_name else tree)
     prefix = f"{root_name}/" if root_name else ""
-    for sha, subject, paths in _commits(git_dir, revision, root_name, limit):
+    # partial: some mirrors lack old objects; the commits read before that still ask
+    for sha, subject, paths in _commits(git_dir, revision, root_name, limit, partial=True):
         hits = {p.removeprefix(prefix) for p in paths if p.startswith(prefix)} & sources
         question = _clean(subject)
         if len(hits) == 1 and question is not None:
