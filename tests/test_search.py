@@ -311,6 +311,30 @@ def test_data_files_rank_below_the_code_unless_the_question_asks_for_them(
     assert asked[0].path == ".github/workflows/release.yml"
 
 
+def test_html_in_a_docs_folder_is_documentation(tmp_path: Path) -> None:
+    """Generated API docs (jazzy, javadoc) repeat every doc comment as HTML: under a docs
+    folder they are documentation, not code; an HTML template elsewhere stays code."""
+    root = _write(
+        tmp_path,
+        {
+            "Sources/Pinning.swift": "/// Trusts only the pinned certificates.\n"
+            "final class PinnedCertificatesEvaluator {\n"
+            "    func evaluate(_ trust: SecTrust) -> Bool { pinned.contains(trust) }\n}\n",
+            "docs/Classes/PinnedCertificatesEvaluator.html": "<html><body><h1>"
+            "PinnedCertificatesEvaluator</h1><p>Trusts only the pinned certificates: "
+            "certificate pinning validation of the server trust.</p></body></html>\n",
+            "app/templates/pinning.html": "<p>{{ pinned_certificates }} certificates</p>\n",
+        },
+    )
+    index = Index(root)
+    question = "certificate pinning validation"
+    assert index.search(question, mode="lexical").results[0].path == "Sources/Pinning.swift"
+    docs = index.search(question, mode="lexical", category="docs").results
+    assert [r.path for r in docs] == ["docs/Classes/PinnedCertificatesEvaluator.html"]
+    code = index.search("pinned certificates", mode="lexical", category="code").results
+    assert "app/templates/pinning.html" in [r.path for r in code]
+
+
 def test_a_huge_file_does_not_win_by_its_number_of_chunks() -> None:
     """Only a file's best few further hits count as evidence for it (rank.SIGNALS)."""
 

@@ -19,12 +19,17 @@ _TEST_PATH = re.compile(
 )
 
 
+#: Folders of documentation: HTML there is a documentation site (often generated API
+#: docs that repeat every doc comment), not a template of the application.
+_DOCS_FOLDER = re.compile(r"(^|/)(docs?|documentation|site|apidocs?|api-docs|javadoc)/", re.I)
+
+
 @lru_cache(maxsize=65_536)
 def category_of(path: str, language: str) -> str:
     """``tests``, ``docs`` or ``code`` by path and language."""
     if _TEST_PATH.search(path):
         return "tests"
-    if language in DOC_LANGUAGES:
+    if language in DOC_LANGUAGES or (language == "html" and _DOCS_FOLDER.search(path)):
         return "docs"
     return "code"
 
