@@ -102,6 +102,7 @@ def test_default_excludes_lockfiles_generated_and_binaries(tmp_path: Path) -> No
             "node_modules/lib/index.js": "x\n",
             "vendor/dep.go": "package dep\n",
             "dist/bundle.js": "x\n",
+            "docs/docsets/App.docset/Contents/Resources/Documents/index.html": "<p>x</p>\n",
             "package-lock.json": "{}\n",
             "Cargo.lock": "x\n",
             "app.min.js": "x\n",

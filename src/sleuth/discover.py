@@ -65,6 +65,16 @@ EXCLUDED_DIRS = frozenset(
         "zig-out",
     }
 )
+#: Suffixes of directory names never descended into: generated bundles (a Dash docset
+#: repeats a documentation site that is generated already).
+EXCLUDED_DIR_SUFFIXES = (".docset",)
+
+
+def excluded_dir(name: str) -> bool:
+    """Whether a folder of this name is never indexed (vendored, built or generated)."""
+    return name in EXCLUDED_DIRS or name.endswith(EXCLUDED_DIR_SUFFIXES)
+
+
 #: Lockfiles and similar machine-written files: skipped as ``lockfile``.
 LOCKFILES = frozenset(
     {
@@ -452,7 +462,7 @@ def _walk_dir(directory: Path, rel_dir: str, rules: _Rules) -> Iterator[FoundFil
                 yield Skipped(rel, "unreadable")
                 continue
             if is_dir:
-                if entry.name in EXCLUDED_DIRS or rules.ignored(rel, True):
+                if excluded_dir(entry.name) or rules.ignored(rel, True):
                     continue
                 yield from _walk_dir(Path(entry.path), rel, rules)
                 continue
@@ -581,7 +591,7 @@ class PathRules:
         parts = rel.split("/")
         for depth in range(1, len(parts) + (1 if is_dir else 0)):
             folder = "/".join(parts[:depth])
-            if parts[depth - 1] in EXCLUDED_DIRS:
+            if excluded_dir(parts[depth - 1]):
                 return True
             if self._rules_for("/".join(parts[: depth - 1])).ignored(folder, True):
                 return True
