@@ -83,7 +83,7 @@ PRIORS = {
     # Index"): the chunk defining it, which says the name most, is not an answer
     "used_name_defined": 0.3,
     "tests": 0.5,  # test files, unless the query asks about tests
-    "docs": 0.6,  # prose, unless the query asks about docs
+    "docs": 0.45,  # prose, unless the query asks about docs (below tests: source, tests, docs)
     "asked_for": 1.3,  # tests or docs when the query asks for them
     "auxiliary": 0.85,  # examples, benchmarks
     # release notes (CHANGELOG.md, CHANGES.rst, HISTORY): a line for every change says
@@ -452,14 +452,15 @@ def _mentions(words: list[str], term: str) -> bool:
     return False
 
 
-_VERSION_FOLDER = re.compile(r"(^|/)v(\d+)/")
+#: A folder of one version: ``v3/``, ``v3.1/``, Docusaurus's ``version-9.x/``.
+_VERSION_FOLDER = re.compile(r"(^|/)(?:v|version[-_]?)(\d+)(?:\.[\dx]+)*/", re.I)
 
 
 @lru_cache(maxsize=65_536)
 def _version_of(path: str) -> tuple[str, int] | None:
     """(the folder holding the version folders, the version) of ``a/src/v3/x.ts``."""
     found = _VERSION_FOLDER.search(path)
-    return None if found is None else (path[: found.start(2) - 1], int(found.group(2)))
+    return None if found is None else (path[: found.end(1)], int(found.group(2)))
 
 
 def _newest_versions(
@@ -476,7 +477,7 @@ def _newest_versions(
             continue
         parent, number = version
         newest[parent] = max(newest.get(parent, 0), number)
-        if f"v{number}" in terms:
+        if f"v{number}" in terms or ("version" in terms and str(number) in terms):
             asked.add(parent)
     defined_in = [_version_of(span[0]) for spans in definitions.values() for span in spans]
     if defined_in and all(
