@@ -335,6 +335,35 @@ def test_html_in_a_docs_folder_is_documentation(tmp_path: Path) -> None:
     assert "app/templates/pinning.html" in [r.path for r in code]
 
 
+def test_a_name_defined_only_under_a_test_folder_is_found_when_asked_alone(
+    tmp_path: Path,
+) -> None:
+    """Source under a test/ folder (rails' `commands/test/`) counts as tests; a name
+    asked for alone that only such a file defines, in its very case, is its answer as
+    much as if the file were anywhere else, while a test fake that shares a source
+    name does not come first."""
+    runner = "class Runner:\n    def system(self, paths):\n        return run_tests(paths)\n"
+    other = "class System:\n    def change(self, to):\n        return migrate(self, to)\n"
+    scores = []
+    for folder in ("test", "tools"):
+        root = _write(
+            tmp_path / folder,
+            {f"commands/{folder}/runner.py": runner, "db/system.py": other},
+        )
+        top = Index(root).search("system", mode="lexical").results[0]
+        assert (top.path, top.symbol) == (f"commands/{folder}/runner.py", "system")
+        scores.append(top.score)
+    assert scores[0] == scores[1]
+    root = _write(
+        tmp_path / "fakes",
+        {
+            "db/session.py": "class Session:\n    def open(self):\n        return connect()\n",
+            "tests/fakes.py": "class Session:\n    def open(self):\n        return None\n",
+        },
+    )
+    assert Index(root).search("Session", mode="lexical").results[0].path == "db/session.py"
+
+
 def test_a_huge_file_does_not_win_by_its_number_of_chunks() -> None:
     """Only a file's best few further hits count as evidence for it (rank.SIGNALS)."""
 

@@ -276,6 +276,10 @@ def apply_priors(
     terms = tuple(plan.terms)
     newest = _newest_versions(scored, terms, definitions)
     named = _kinds_named(plan.text, definitions) if plan.name_alone else frozenset()
+    # a name asked for alone whose every definition in its very case is in test code (a
+    # test helper, or source under a test/ folder: rails' `commands/test/`) asks for
+    # that definition, wherever it lives
+    test_only = plan.name_alone and _defined_only_in_tests(plan.text, definitions)
     for item in scored:
         row = item.row
         factor = 1.0
@@ -296,7 +300,10 @@ def apply_priors(
             if defines == _HOLDS_START and _holds_inner(row, names, definitions):
                 factor *= PRIORS["inner_definition"]
         if category == "tests":
-            factor *= PRIORS["asked_for"] if plan.wants_tests else PRIORS["tests"]
+            if plan.wants_tests:
+                factor *= PRIORS["asked_for"]
+            elif not (test_only and defines):
+                factor *= PRIORS["tests"]
         elif category == "docs":
             factor *= PRIORS["asked_for"] if plan.wants_docs else PRIORS["docs"]
         # (a block of `pub use` lines that re-exports the name asked for is its answer)
@@ -513,6 +520,12 @@ def _place_of(path: str) -> str:
 #: (``function_name``).
 _TYPE_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "type", "module"})
 _CALLABLE_KINDS = frozenset({"function", "method", "macro"})
+
+
+def _defined_only_in_tests(name: str, definitions: dict[str, list[DefinitionSpan]]) -> bool:
+    """Whether the definitions of exactly ``name`` (case and all) are all in test files."""
+    paths = [s.path for spans in definitions.values() for s in spans if short_name(s.name) == name]
+    return bool(paths) and all(category_of(path, "") == "tests" for path in paths)
 
 
 def _kinds_named(name: str, definitions: dict[str, list[DefinitionSpan]]) -> frozenset[str]:
