@@ -509,6 +509,7 @@ def _release_notes(path: str, category: str) -> bool:
     return category == "docs" and _RELEASE_NOTES_FOLDER.search(path) is not None
 
 
+@lru_cache(maxsize=65_536)
 def _place_of(path: str) -> str:
     """``generated``, ``auxiliary`` (examples, benchmarks, docs folders) or ``""``."""
     if _GENERATED_PATH.search(path):
