@@ -36,6 +36,12 @@ def emit(result: Any, out: Path | None, indent: int = 2) -> None:
         out.write_text(text + "\n")
 
 
+def indexed_trees(folders: list[Path]) -> list[Path]:
+    """Every indexed tree under the folders (the folder holding ``.sleuth/meta.db``)."""
+    found = {meta.parent.parent for folder in folders for meta in folder.rglob(".sleuth/meta.db")}
+    return sorted(found)
+
+
 def bench_roots(bench_dir: Path, cache: Path, names: list[str]) -> dict[str, Path]:
     """repo name -> the folder its index lives in (the export's ``benchmark_root``)."""
     specs = {s["name"]: s for s in json.loads((bench_dir / "repos.json").read_text())}

@@ -26,16 +26,10 @@ import sqlite3
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from common import emit
+from common import emit, indexed_trees
 
 from sleuth import Index
 from sleuth.tokens import short_name
-
-
-def _indexes(folders: list[Path]) -> list[Path]:
-    """Every indexed tree under the folders (the folder holding ``.sleuth/meta.db``)."""
-    found = {meta.parent.parent for folder in folders for meta in folder.rglob(".sleuth/meta.db")}
-    return sorted(found)
 
 
 def _unique_names(root: Path) -> list[tuple[str, str, str, int, str]]:
@@ -91,7 +85,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     first, asked = Counter(), Counter()
     misses: dict[str, list[list[str]]] = defaultdict(list)
-    roots = _indexes(args.folders)
+    roots = indexed_trees(args.folders)
     for root in roots:
         names = _unique_names(root)
         index = Index(root)

@@ -34,35 +34,16 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from common import emit
+from common import emit, indexed_trees
 
 from sleuth import Index
+from sleuth.languages import GRAMMARS
 from sleuth.search.filters import category_of
 from sleuth.tokens import short_name
 
-#: Languages whose calls are written ``name(`` (Ruby, Haskell and shell call without).
-CALLING_LANGUAGES = frozenset(
-    [
-        "python",
-        "javascript",
-        "typescript",
-        "tsx",
-        "go",
-        "rust",
-        "java",
-        "c",
-        "cpp",
-        "csharp",
-        "php",
-        "kotlin",
-        "swift",
-        "scala",
-        "lua",
-        "zig",
-        "dart",
-        "elixir",
-    ]
-)
+#: Languages whose calls are written ``name(``: every grammar but prose and the
+#: languages that call without parentheses (Ruby, Haskell, shell).
+CALLING_LANGUAGES = frozenset(GRAMMARS) - {"markdown", "rst", "ruby", "haskell", "bash"}
 WORDINGS = ("where is {} called", "who calls {}", "usages of {}")
 _COMMENT = re.compile(r"^\s*(?://|#|--|\*|/\*|;)")
 _TRIPLE_QUOTED = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')
@@ -77,12 +58,6 @@ class Span:
 
     def overlaps(self, path: str, start: int, end: int) -> bool:
         return self.path == path and self.start <= end and start <= self.end
-
-
-def _indexes(folders: list[Path]) -> list[Path]:
-    """Every indexed tree under the folders (the folder holding ``.sleuth/meta.db``)."""
-    found = {meta.parent.parent for folder in folders for meta in folder.rglob(".sleuth/meta.db")}
-    return sorted(found)
 
 
 def _code(text: str) -> str:
@@ -140,7 +115,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     totals: dict[str, float] = defaultdict(float)
     trees: dict[str, dict] = {}
-    for root in _indexes(args.folders):
+    for root in indexed_trees(args.folders):
         con = sqlite3.connect(root / ".sleuth" / "meta.db")
         asked: list[tuple[str, str, int, list[Span]]] = []
         names = _names(con)

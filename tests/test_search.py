@@ -238,12 +238,10 @@ def test_a_query_about_testing_still_prefers_source(tmp_path: Path) -> None:
     assert asked.path == "tests/test_discovery.py"
 
 
-def test_a_test_named_for_the_behaviour_ranks_below_the_code_doing_it(tmp_path: Path) -> None:
-    """A test is named for the behaviour it checks (`test_cookie_persistence`), so its
-    name matches a question in words better than the code that does the work; unless
-    the question asks for tests, the code comes first."""
-    root = _write(
-        tmp_path,
+_BELOW_CODE_UNLESS_ASKED = {
+    # A test is named for the behaviour it checks (`test_cookie_persistence`), so its
+    # name matches a question in words better than the code that does the work.
+    "a test named for the behaviour": (
         {
             "client/session.py": "class Session:\n    def send(self, request):\n"
             "        request.cookies = self.cookies  # cookies persist between requests\n"
@@ -254,12 +252,33 @@ def test_a_test_named_for_the_behaviour_ranks_below_the_code_doing_it(tmp_path: 
             "    session = Session()\n    session.get('/set')\n"
             "    assert session.get('/read').json() == {'cookie': 'set'}\n",
         },
-    )
-    index = Index(root)
-    question = "how are cookies persisted between requests in a session"
-    assert index.search(question, mode="lexical").results[0].path == "client/session.py"
-    asked = index.search("tests of cookie persistence between requests", mode="lexical")
-    assert asked.results[0].path == "tests/test_session.py"
+        ("how are cookies persisted between requests in a session", "client/session.py"),
+        ("tests of cookie persistence between requests", "tests/test_session.py"),
+    ),
+    # A CI workflow says many words of a question about code (without the data-files
+    # prior the workflow comes first here).
+    "a data file": (
+        {
+            "lib/packaging.py": "def publish(version):\n    wheel = build(version)\n"
+            "    return upload(wheel)\n",
+            ".github/workflows/release.yml": "name: release\non: push\njobs:\n"
+            "  publish:\n    steps:\n      - run: build the wheel\n"
+            "      - run: upload the wheel to publish the release version\n",
+        },
+        ("how is a release version built and published", "lib/packaging.py"),
+        ("which ci workflow publishes a release", ".github/workflows/release.yml"),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_BELOW_CODE_UNLESS_ASKED))
+def test_code_comes_before_tests_and_data_files_unless_they_are_asked_for(
+    tmp_path: Path, case: str
+) -> None:
+    files, (question, code), (asking, asked) = _BELOW_CODE_UNLESS_ASKED[case]
+    index = Index(_write(tmp_path, files))
+    assert index.search(question, mode="lexical").results[0].path == code
+    assert index.search(asking, mode="lexical").results[0].path == asked
 
 
 def test_release_notes_rank_below_the_code_unless_releases_are_asked_about(
@@ -286,29 +305,6 @@ def test_release_notes_rank_below_the_code_unless_releases_are_asked_about(
     assert asked[0].path == "CHANGELOG.md"
     # code in a folder named changes/ is code, not release notes
     assert index.search("changed lines").results[0].path == "src/changes/diff.py"
-
-
-def test_data_files_rank_below_the_code_unless_the_question_asks_for_them(
-    tmp_path: Path,
-) -> None:
-    """A CI workflow or a fixture says many words of a question about code (without the
-    prior the workflow comes first here); a question about configuration or data still
-    finds it."""
-    root = _write(
-        tmp_path,
-        {
-            "lib/packaging.py": "def publish(version):\n    wheel = build(version)\n"
-            "    return upload(wheel)\n",
-            ".github/workflows/release.yml": "name: release\non: push\njobs:\n"
-            "  publish:\n    steps:\n      - run: build the wheel\n"
-            "      - run: upload the wheel to publish the release version\n",
-        },
-    )
-    index = Index(root)
-    question = "how is a release version built and published"
-    assert index.search(question, mode="lexical").results[0].path == "lib/packaging.py"
-    asked = index.search("which ci workflow publishes a release", mode="lexical").results
-    assert asked[0].path == ".github/workflows/release.yml"
 
 
 def test_html_in_a_docs_folder_is_documentation(tmp_path: Path) -> None:
@@ -1306,7 +1302,7 @@ def test_a_question_about_uses_lists_source_callers_and_only_code_holding_the_na
 def test_a_question_about_imports_lists_the_imports_first(tmp_path: Path) -> None:
     """ "where is Settings imported" asks for import lines, one line or several, before
     the code that calls the name; "who calls" keeps the calls first."""
-    write_tree(
+    root = _write(
         tmp_path,
         {
             "app/settings.py": "class Settings:\n    def __init__(self):\n        self.debug = 0\n",
@@ -1318,9 +1314,7 @@ def test_a_question_about_imports_lists_the_imports_first(tmp_path: Path) -> Non
             "export function start(theme: Theme) {\n  return new Settings(theme);\n}\n",
         },
     )
-    git_init(tmp_path)
-    index = Index(tmp_path)
-    index.index(embed="none")
+    index = Index(root)
     for question in ("where is Settings imported", "who imports Settings", "imports of Settings"):
         assert classify(question).imports_of, question
         results = index.search(question, mode="lexical").results
