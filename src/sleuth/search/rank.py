@@ -502,11 +502,11 @@ _DECLARING_LANGUAGES = frozenset({"typescript", "tsx", "javascript"})
 
 @lru_cache(maxsize=65_536)
 def _release_notes(path: str, category: str) -> bool:
-    """A changelog file, or prose in a folder of release notes (code in a ``changes/``
-    folder is code)."""
-    if _RELEASE_NOTES_FILE.search(path):
-        return True
-    return category == "docs" and _RELEASE_NOTES_FOLDER.search(path) is not None
+    """Prose that is a changelog file or lives in a folder of release notes (a script
+    named ``history``, or code in a ``changes/`` folder, is code)."""
+    if category != "docs":
+        return False
+    return bool(_RELEASE_NOTES_FILE.search(path) or _RELEASE_NOTES_FOLDER.search(path))
 
 
 @lru_cache(maxsize=65_536)
