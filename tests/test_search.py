@@ -8,6 +8,7 @@ import pytest
 
 from sleuth import Index, QueryError, config
 from sleuth.embedding.runner import publish_vectors
+from sleuth.languages import language_for
 from sleuth.results import OtherHit, other_hit_text, result_of
 from sleuth.search import rank
 from sleuth.search.classify import (
@@ -18,6 +19,7 @@ from sleuth.search.classify import (
     named_files,
     named_lines,
 )
+from sleuth.search.filters import category_of
 from sleuth.search.rank import (
     Scored,
     further_hits,
@@ -402,6 +404,25 @@ def test_a_file_named_by_the_whole_query_word_outranks_one_named_in_part() -> No
     ranked = sorted(scored, key=lambda item: -item.score)
     assert [item.row.path for item in ranked] == ["src/Options.hs", "src/App/CommandLineOptions.hs"]
     assert ranked[1].score > 1.0  # named in part still counts
+
+
+@pytest.mark.parametrize(
+    ("path", "category"),
+    [
+        ("tests/test_app.py", "tests"),
+        ("Tests/AlamofireTests/BaseTestCase.swift", "tests"),  # Swift packages
+        ("okhttp/src/jvmTest/kotlin/okhttp3/AutobahnTester.kt", "tests"),  # Kotlin source sets
+        ("core/commonTest/src/TestId.kt", "tests"),
+        ("lib/src/testFixtures/java/Fakes.java", "tests"),
+        ("servant/src/Servant/Test/ComprehensiveAPI.hs", "code"),  # a module namespace
+        ("src/latest/contest/Runner.kt", "code"),
+        ("docs/Classes/Session.html", "docs"),
+        ("app/templates/session.html", "code"),
+    ],
+)
+def test_file_categories_by_path(path: str, category: str) -> None:
+    language = language_for(path)
+    assert category_of(path, language) == category
 
 
 def test_tests_inside_source_files_rank_as_tests(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from ..languages import DOC_LANGUAGES, known_languages, language_named
 from ..store.meta import ChunkRow, DefinitionRow
 
 _TEST_PATH = re.compile(
-    r"(^|/)(tests?|__tests__|spec|specs|testing|test_?utils?)/"
+    r"(^|/)(tests?|Tests|__tests__|spec|specs|testing|test_?utils?|[a-z]+Test|testFixtures)/"
     r"|(^|/)test_[^/]*\.(py|c|cc|cpp|rb|lua|dart|php)$"  # not lib/test_functions.bash
     r"|_test\.[^/]+$|\.(test|spec)\.[^/]+$|(^|/)[^/]*Tests?\.[^/]+$|_spec\.[^/]+$"
 )
