@@ -127,7 +127,8 @@ def mirrored_trees(
     prepare = bench_module(bench_dir, "prepare")
     for tree in sorted(p for folder in folders for p in folder.iterdir() if p.is_dir()):
         marker = _marker(tree)
-        spec = specs.get(marker.get("name", tree.name))
+        # a tree outside the benchmark names its repository in its marker ("url")
+        spec = specs.get(marker.get("name", tree.name)) or ({**marker} if "url" in marker else None)
         git_dir = prepare.find_git_dir(mirrors, spec["url"]) if spec else None
         if spec is not None and git_dir is not None:
             root_name = tree_info(tree, spec, marker)[1]
