@@ -1337,14 +1337,49 @@ def test_a_question_about_imports_lists_the_imports_first(tmp_path: Path) -> Non
     )
     index = Index(root)
     for question in ("where is Settings imported", "who imports Settings", "imports of Settings"):
-        assert classify(question).imports_of, question
+        assert classify(question).use_kind == "import", question
         results = index.search(question, mode="lexical").results
         first = {(r.path, r.start_line) for r in results[:2]}
         assert first == {("app/main.py", 1), ("web/start.ts", 1)}, (question, results[:3])
         assert [r.path for r in results].index("app/build.py") == 2
     calls = index.search("who calls Settings", mode="lexical").results
     assert calls[0].path == "app/build.py"
-    assert not classify("who calls Settings").imports_of
+    assert classify("who calls Settings").use_kind == "call"
+
+
+def test_questions_about_raising_or_setting_a_name_list_those_uses_first(
+    tmp_path: Path,
+) -> None:
+    """ "where is TimeoutError raised" asks for the code that raises it, before a handler
+    that catches it and the class itself; "where is timeout set" asks for assignments,
+    before the code that only reads the value."""
+    root = _write(
+        tmp_path,
+        {
+            "net/errors.py": "class TimeoutError(Exception):\n    pass\n",
+            "net/client.py": "def fetch(url, timeout):\n    reply = send(url)\n"
+            "    if reply.late:\n        raise TimeoutError(url)\n    return reply\n",
+            "net/retry.py": "def fetch_again(url):\n    try:\n        return fetch(url, 5)\n"
+            "    except TimeoutError:\n        return None\n",
+            "web/api.ts": "export function call(url: string) {\n  if (late(url)) {\n"
+            "    throw new TimeoutError(url);\n  }\n  return get(url);\n}\n",
+            "net/config.py": "class Settings:\n    def __init__(self):\n"
+            "        self.timeout = 30\n",
+            "net/wait.py": "def wait(settings):\n    return sleep(settings.timeout)\n",
+        },
+    )
+    index = Index(root)
+    for question in ("where is TimeoutError raised", "who throws TimeoutError"):
+        assert classify(question).use_kind == "raise", question
+        paths = [r.path for r in index.search(question, mode="lexical").results]
+        assert set(paths[:2]) == {"net/client.py", "web/api.ts"}, (question, paths)
+        assert paths.index("net/retry.py") < paths.index("net/errors.py"), paths
+    for question in ("where is timeout set", "who assigns timeout"):
+        assert classify(question).use_kind == "assign", question
+        paths = [r.path for r in index.search(question, mode="lexical").results]
+        assert paths[0] == "net/config.py", (question, paths)
+        assert "net/wait.py" in paths
+    assert classify("where is logging set up").uses_of is None
 
 
 def test_a_method_named_with_its_namespaces_is_found(tmp_path: Path) -> None:

@@ -196,7 +196,8 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
                 "pasted error message or line of code, for the source that holds it. "
                 '"where is parse_config called" (or "callers of X", "usages of X") lists '
                 "the code that uses the name, the definition last; "
-                '"where is X imported", its imports first. '
+                '"where is X imported", its imports first; "where is X raised" and '
+                '"where is X set", the code raising it or assigning it. '
                 'Example: "symbol:Config kind:class lang:python path:src/** retry backoff".',
             ),
         ],

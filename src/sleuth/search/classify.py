@@ -44,13 +44,22 @@ _CODE_PUNCTUATION = re.compile(r"[(){}<>=:;\[\]]")
 _NAME = r"[`'\"]?([^\W\d][\w.:#$]*?)(?:\(\))?[`'\"]?"
 #: A question for the places that use a name, not for its definition: "where is
 #: parse_config called", "who calls load_config", "usages of Index", "find references
-#: to retry". Its name is what BM25 looks for; the definition itself ranks lower.
+#: to retry", "where is TimeoutError raised", "where is timeout set". Its name is what
+#: BM25 looks for; the definition itself ranks lower.
 _USES = re.compile(
-    rf"(?:where\s+(?:is|are|does|do)\s+{_NAME}\s+(?:used|called|referenced|invoked|imported)"
-    rf"|(?:who|what)\s+(?:calls|uses|imports)\s+{_NAME}"
-    rf"|(?:find\s+)?(?:all\s+)?(?:callers|usages|uses|references|call\s+sites|calls|imports)"
-    rf"\s+(?:of|to)\s+{_NAME})\s*\??",
+    rf"(?:where\s+(?:is|are|does|do)\s+{_NAME}\s+(?:used|called|referenced|invoked|imported"
+    rf"|raised|thrown|set|assigned|written|modified|mutated)"
+    rf"|(?:who|what)\s+(?:calls|uses|imports|raises|throws|sets|assigns|writes|modifies"
+    rf"|mutates)\s+{_NAME}"
+    rf"|(?:find\s+)?(?:all\s+)?(?:callers|usages|uses|references|call\s+sites|calls|imports"
+    rf"|assignments|writes)\s+(?:of|to)\s+{_NAME})\s*\??",
     re.I,
+)
+#: Which use a question about uses asks for, by its verb (else calls and mentions).
+_USE_KINDS = (
+    ("import", re.compile(r"\bimport", re.I)),
+    ("raise", re.compile(r"\b(rais|throw)", re.I)),
+    ("assign", re.compile(r"\b(set|sets|assign\w*|writ\w*|modif\w*|mutat\w*)\b", re.I)),
 )
 #: A question for a name's definition: "where is parse_config defined", "definition of
 #: Index": asked as the name alone would be.
@@ -80,8 +89,10 @@ class QueryPlan:
     spans_lines: bool = False
     #: the name whose uses the query asks for ("where is parse_config called")
     uses_of: str | None = None
-    #: ... and the uses asked for are imports ("where is Config imported")
-    imports_of: bool = False
+    #: ... and which uses: "call" (calls first, then other mentions), "import" ("where is
+    #: Config imported"), "raise" ("where is TimeoutError raised"), "assign" ("where is
+    #: timeout set")
+    use_kind: str = "call"
 
     @property
     def exact_names(self) -> frozenset[str]:
@@ -131,7 +142,7 @@ def classify(query: str) -> QueryPlan:
             False,
             False,
             uses_of=name,
-            imports_of=re.search(r"\bimport", text, re.I) is not None,
+            use_kind=next((kind for kind, verb in _USE_KINDS if verb.search(text)), "call"),
         )
     words = text.split(" ")
     declared = declared_name(text)

@@ -114,7 +114,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     holders: dict[int, float] = {}
     if plan.uses_of and lexical_hits:
         # a question about uses is one of presence (``uses``): BM25's order is not kept
-        holders = use_scores(plan.uses_of, meta.texts(lexical_hits), plan.imports_of)
+        holders = use_scores(plan.uses_of, meta.texts(lexical_hits), plan.use_kind)
         lexical_hits = holders or lexical_hits
     # likewise the chunk of the one definition of a name asked for alone
     floor = float(SIGNALS["sole_definition_floor"])

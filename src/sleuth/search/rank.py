@@ -310,7 +310,7 @@ def apply_priors(
         if (
             row.kind == "block"
             and not defines
-            and not plan.imports_of
+            and plan.use_kind != "import"
             and mostly_imports(row.id, row.text)
         ):
             factor *= PRIORS["imports"]

@@ -2,45 +2,83 @@
 
 BM25 answers "where is parse_config called" badly: the definition says the name most,
 and a call inside a long function sinks by length. A question about uses is a question
-of presence, so each candidate is scored by how it holds the name: a call, another
-mention, or only a word of it (``_classify`` for ``classify``: not a use). A question
-about imports ("where is Config imported") asks for the import lines before the rest.
+of presence, so each candidate is scored by how it holds the name: the use asked for
+(a call; an import, a raise or throw, an assignment when the question asks for those),
+another mention, or only a word of it (``_classify`` for ``classify``: not a use).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..tokens import last_part
 from .rank import COMMENT_LINE, IMPORT_LINE
 
-#: Scores of a chunk holding the use asked for (a call, or an import when the question
-#: asks about imports), and of one that names it otherwise (a reference passed as a
-#: value, an import when calls are asked for).
+#: Scores of a chunk holding the use asked for, and of one that names it otherwise (a
+#: reference passed as a value, an import when calls are asked for).
 ASKED = 1.0
 OTHER = 0.35
 
 
-def use_scores(name: str, texts: dict[int, str], imports: bool = False) -> dict[int, float]:
+def use_scores(name: str, texts: dict[int, str], kind: str = "call") -> dict[int, float]:
     """chunk id -> score, for the chunks whose text holds the name as a whole word: in
     its own case when any chunk does, else in any case (a name typed in lower case).
-    Empty when no chunk holds it at all. With ``imports``, the chunks that import it
-    score first."""
+    Empty when no chunk holds it at all. ``kind`` is the use asked for: ``call``,
+    ``import``, ``raise`` or ``assign``."""
     word = re.escape(last_part(name))
     texts = {chunk_id: _code(text) for chunk_id, text in texts.items()}
     for flags in (0, re.I):
         mention = re.compile(rf"(?<![\w$]){word}(?![\w$])", flags)
-        call = re.compile(rf"(?<![\w$]){word}\s*\(", flags)
+        asked = _ASKED_USE[kind](word, flags)
         scores = {
-            chunk_id: ASKED
-            if (imports_name(text, mention) if imports else call.search(text))
-            else OTHER
+            chunk_id: ASKED if asked(text) else OTHER
             for chunk_id, text in texts.items()
             if mention.search(text)
         }
         if scores:
             return scores
     return {}
+
+
+def _calls(word: str, flags: int) -> Callable[[str], bool]:
+    call = re.compile(rf"(?<![\w$]){word}\s*\(", flags)
+    return lambda text: call.search(text) is not None
+
+
+def _imports(word: str, flags: int) -> Callable[[str], bool]:
+    mention = re.compile(rf"(?<![\w$]){word}(?![\w$])", flags)
+    return lambda text: imports_name(text, mention)
+
+
+def _raises(word: str, flags: int) -> Callable[[str], bool]:
+    """``raise X``, ``throw new X(``, ``raise errors.X``; Rust's ``Err(X`` and
+    ``Err(Error::X``."""
+    raised = re.compile(
+        rf"\b(?:raise|throw)\s+(?:new\s+)?(?:[\w$]+[.:]+)*{word}(?![\w$])"
+        rf"|\bErr\(\s*(?:[\w$]+::)*{word}(?![\w$])",
+        flags,
+    )
+    return lambda text: raised.search(text) is not None
+
+
+def _assigns(word: str, flags: int) -> Callable[[str], bool]:
+    """``x = ..``, ``self.x = ..``, ``x += ..``, ``x := ..``, ``x: int = ..``, a keyword
+    argument ``x=..`` (not ``x == ..``, ``x => ..``, ``x <= ..``)."""
+    assigned = re.compile(
+        rf"(?<![\w$]){word}\s*(?::\s*[^=\n]{{1,40}}?\s*)?"
+        rf"(?:[-+*/%&|^]|<<|>>|\?\?|\|\||&&)?:?=(?![=>])",
+        flags,
+    )
+    return lambda text: assigned.search(text) is not None
+
+
+_ASKED_USE: dict[str, Callable[[str, int], Callable[[str], bool]]] = {
+    "call": _calls,
+    "import": _imports,
+    "raise": _raises,
+    "assign": _assigns,
+}
 
 
 def imports_name(text: str, mention: re.Pattern[str]) -> bool:
