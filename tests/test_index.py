@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sleuth import Index, api, config
+from sleuth import Index, api, config, languages
 from sleuth.store.meta import MetaStore
 
 from .conftest import write_tree
@@ -320,3 +320,29 @@ def test_index_size_counts_a_file_gone_since_it_was_listed_as_nothing(
     listing = [(str(tmp_path), [], ["segment", ".tmpgone"])]
     monkeypatch.setattr(api.os, "walk", lambda folder: iter(listing))
     assert api.folder_size(tmp_path) == 3
+
+
+def test_a_file_whose_parse_gave_up_is_prepared_in_a_child_process_from_then_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A parse that gives up leaks in the tree-sitter binding, and a watcher prepares a
+    file again after every save: once a file's parse gave up in this process, later runs
+    prepare it in a child process (which starts with the default parse budget here, so
+    it parses the file this process gave up on), and this process parses it no more."""
+    source = "def backoff(attempt):\n    return 2 ** attempt\n" + "".join(
+        f"\n\ndef step_{n}(job):\n    return job.run({n})\n" for n in range(60)
+    )
+    write_tree(tmp_path, {"app/retry.py": source})
+    index = Index(tmp_path)
+    monkeypatch.setattr(config, "PARSE_SECONDS", 0.0)  # every parse here gives up at once
+    halts = languages.halt_count()
+    index.update_paths([tmp_path / "app" / "retry.py"], embed="none")
+    assert languages.halt_count() == halts + 1
+    first = index.search("backoff", mode="lexical").results[0]
+    assert first.kind == "window"  # the file became line windows
+    (tmp_path / "app" / "retry.py").write_text(source + "\n\ndef jitter():\n    return 0\n")
+    index.update_paths([tmp_path / "app" / "retry.py"], embed="none")
+    assert languages.halt_count() == halts + 1  # not parsed in this process again
+    again = index.search("backoff", mode="lexical").results[0]
+    assert (again.kind, again.symbol) == ("function", "backoff")
+    index.close()

@@ -18,6 +18,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -294,7 +295,7 @@ class Indexer:
         pool = self._pool
         if pool is None:
             for items in batches:
-                yield prepare_batch(root, items)
+                yield _prepare_here(root, items)
             return
         window: deque = deque(early)
         for items in batches:  # keep a bounded number of batches in flight
@@ -356,6 +357,30 @@ class Indexer:
 def _window() -> int:
     """Batches in flight at most: two per worker, plus the one being handed out."""
     return config.INDEX_WORKERS * 2 + 1
+
+
+#: (root, path) of the files whose parse gave up in this process. A parse that gives up
+#: leaks what it took in the tree-sitter binding (about 20 MB for a bad file), and a
+#: watcher prepares the same file again after every save: such files are prepared in a
+#: child process from then on, which gives the memory back when it exits.
+_HALTED: set[tuple[str, str]] = set()
+
+
+def _prepare_here(root: str, items: list[tuple]) -> list[PreparedFile]:
+    """``prepare_batch`` in this process, but for files whose parse gave up here before."""
+    apart = [item for item in items if (root, item[0]) in _HALTED]
+    prepared = prepare_batch(root, [item for item in items if (root, item[0]) not in _HALTED])
+    _HALTED.update((root, record.path) for record in prepared if record.parse_halted)
+    if apart:
+        try:
+            context = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(
+                max_workers=1, mp_context=context, initializer=watch_parent, initargs=(os.getpid(),)
+            ) as child:
+                prepared += child.submit(prepare_batch, root, apart).result()
+        except (BrokenProcessPool, OSError):  # no child to be had: here, leak and all
+            prepared += prepare_batch(root, apart)
+    return prepared
 
 
 def _batch_items(batch: list[FoundFile], known: dict, full: bool) -> list[tuple]:

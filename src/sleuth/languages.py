@@ -188,6 +188,16 @@ def parse_seconds(size: int) -> float:
     return min(config.PARSE_SECONDS, budget)
 
 
+#: Parses this process gave up on (``parse``): each leaks the memory it took in the
+#: binding, so a long-lived process prepares such files apart (``indexer``).
+_halts = [0]
+
+
+def halt_count() -> int:
+    """How many parses this process has given up on so far."""
+    return _halts[0]
+
+
 def parse(
     parser: tree_sitter.Parser, source: bytes, seconds: float | None = None
 ) -> tree_sitter.Tree:
@@ -205,6 +215,7 @@ def parse(
     try:
         guarded = parser.parse(read, progress_callback=halt)
     except ValueError:
+        _halts[0] += 1
         parser.reset()  # a halted parse would otherwise resume on the next call
         raise ValueError("the parse took too long") from None
     # The same tree again from the bytes (no edits: nothing is parsed anew), so that

@@ -19,7 +19,7 @@ from . import config
 from .chunking import Chunk, chunk_text
 from .chunking.adr import is_adr, mark_adr
 from .discover import content_skip_reason, holds_key
-from .languages import language_for, language_of
+from .languages import halt_count, language_for, language_of
 from .tokens import code_terms, code_terms_text, path_terms, sorted_terms, split_identifier
 
 
@@ -59,6 +59,8 @@ class PreparedFile:
     definitions: list[DefinitionValues] = field(default_factory=list)
     #: Every distinct term of the file and its path, sorted (``MetaStore.file_terms``).
     terms: str = ""
+    #: The parse gave up (the file became line windows); see ``languages.halt_count``.
+    parse_halted: bool = False
 
 
 def content_hash(data: bytes | str) -> str:
@@ -139,7 +141,9 @@ def prepare_file(
         record.skip_reason = "binary"
         return record
     record.language = language_of(path, text)
+    halts = halt_count()
     chunks, definitions = chunk_text(record.language, text)
+    record.parse_halted = halt_count() > halts
     if is_adr(path, record.language):
         mark_adr(chunks)
     record.chunks = [chunk_values(path, c) for c in chunks]
