@@ -193,15 +193,7 @@ class Indexer:
         """Worker processes for preparing files, started at once; None on a single core."""
         if config.INDEX_WORKERS < 2:
             return None
-        context = multiprocessing.get_context("spawn")
-        pool = stack.enter_context(
-            ProcessPoolExecutor(
-                max_workers=config.INDEX_WORKERS,
-                mp_context=context,
-                initializer=watch_parent,
-                initargs=(os.getpid(),),
-            )
-        )
+        pool = stack.enter_context(_spawn_pool(config.INDEX_WORKERS))
         for _ in range(config.INDEX_WORKERS):
             pool.submit(ready)  # workers spawn on demand: one task each starts them all
         return pool
@@ -366,6 +358,17 @@ def _window() -> int:
 _HALTED: set[tuple[str, str]] = set()
 
 
+def _spawn_pool(workers: int) -> ProcessPoolExecutor:
+    """Worker processes started afresh (``spawn``: no copy of this process's state),
+    each ending as soon as this process is gone."""
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=watch_parent,
+        initargs=(os.getpid(),),
+    )
+
+
 def _prepare_here(root: str, items: list[tuple]) -> list[PreparedFile]:
     """``prepare_batch`` in this process, but for files whose parse gave up here before."""
     apart = [item for item in items if (root, item[0]) in _HALTED]
@@ -373,10 +376,7 @@ def _prepare_here(root: str, items: list[tuple]) -> list[PreparedFile]:
     _HALTED.update((root, record.path) for record in prepared if record.parse_halted)
     if apart:
         try:
-            context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(
-                max_workers=1, mp_context=context, initializer=watch_parent, initargs=(os.getpid(),)
-            ) as child:
+            with _spawn_pool(1) as child:
                 prepared += child.submit(prepare_batch, root, apart).result()
         except (BrokenProcessPool, OSError):  # no child to be had: here, leak and all
             prepared += prepare_batch(root, apart)
