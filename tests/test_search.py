@@ -1382,6 +1382,30 @@ def test_questions_about_raising_or_setting_a_name_list_those_uses_first(
     assert classify("where is logging set up").uses_of is None
 
 
+def test_a_question_about_an_owners_method_prefers_calls_on_that_owner(
+    tmp_path: Path,
+) -> None:
+    """ "who calls Config.load" asks for calls of that owner's method: code that names
+    Config (or calls the method on itself) before a call of another owner's `load`."""
+    root = _write(
+        tmp_path,
+        {
+            "app/config.py": "class Config:\n    def load(self, path):\n"
+            "        return parse(read(path))\n\n    def reload(self):\n"
+            "        return self.load(self.path)\n",
+            "app/main.py": "def start(path):\n    settings = Config()\n"
+            "    settings.load(path)\n    return serve(settings)\n",
+            "app/data.py": "def rows(f):\n    return json.load(f)\n",
+        },
+    )
+    index = Index(root)
+    paths = [r.path for r in index.search("who calls Config.load", mode="lexical").results]
+    assert set(paths[:2]) == {"app/main.py", "app/config.py"}, paths
+    assert paths.index("app/data.py") == 2, paths
+    bare = [r.path for r in index.search("who calls load", mode="lexical").results]
+    assert "app/data.py" in bare[:2], bare
+
+
 def test_a_method_named_with_its_namespaces_is_found(tmp_path: Path) -> None:
     """``Sinatra::Base#call``: the table records ``call``'s owner ``Base``, not the
     module around it; the method is found, and where the module names the folders too

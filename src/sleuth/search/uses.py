@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..tokens import last_part
+from ..tokens import last_part, owner_of
 from .rank import COMMENT_LINE, IMPORT_LINE
 
 #: Scores of a chunk holding the use asked for, and of one that names it otherwise (a
@@ -30,7 +30,7 @@ def use_scores(name: str, texts: dict[int, str], kind: str = "call") -> dict[int
     texts = {chunk_id: _code(text) for chunk_id, text in texts.items()}
     for flags in (0, re.I):
         mention = re.compile(rf"(?<![\w$]){word}(?![\w$])", flags)
-        asked = _ASKED_USE[kind](word, flags)
+        asked = _owned(name, word, flags, _ASKED_USE[kind](word, flags))
         scores = {
             chunk_id: ASKED if asked(text) else OTHER
             for chunk_id, text in texts.items()
@@ -39,6 +39,21 @@ def use_scores(name: str, texts: dict[int, str], kind: str = "call") -> dict[int
         if scores:
             return scores
     return {}
+
+
+def _owned(name: str, word: str, flags: int, asked: Callable[[str], bool]) -> Callable[[str], bool]:
+    """For a name written with its owner (``Config.load``), the use counts as asked only
+    where the code names that owner or uses the name on itself (``self.load(``,
+    ``this.load(``, ``@load``): ``json.load(`` is no call of ``Config.load``."""
+    owner = owner_of(name).rsplit(".", 1)[-1]
+    if not owner:
+        return asked
+    owned = re.compile(
+        rf"(?<![\w$]){re.escape(owner)}(?![\w$])|\b(?:self|this|Self)\s*(?:\.|::|->)\s*{word}"
+        rf"|@{word}\b",
+        flags,
+    )
+    return lambda text: asked(text) and owned.search(text) is not None
 
 
 def _calls(word: str, flags: int) -> Callable[[str], bool]:
