@@ -1406,6 +1406,38 @@ def test_a_question_about_an_owners_method_prefers_calls_on_that_owner(
     assert "app/data.py" in bare[:2], bare
 
 
+def test_a_question_about_callees_lists_what_a_function_calls_in_call_order(
+    tmp_path: Path,
+) -> None:
+    """ "what does handle call" is a lookup: the definitions of the names its code calls,
+    in the order they are written; library calls, comments and keywords are passed over, and
+    a callee named twice is listed once."""
+    root = _write(
+        tmp_path,
+        {
+            "app/handler.py": "def handle(request):\n    # audit(request) is done elsewhere\n"
+            "    user = authenticate(request)\n    if not allowed(user):\n"
+            "        return json.dumps({})\n    reply = render(lookup(user), user)\n"
+            "    return render(reply, user)\n",
+            "app/auth.py": "def authenticate(request):\n    return request.user\n\n\n"
+            "def allowed(user):\n    return user.active\n",
+            "app/views.py": "def render(data, user):\n    return str(data)\n",
+            "app/store.py": "def lookup(user):\n    return {}\n\n\ndef audit(request):\n"
+            "    return None\n",
+        },
+    )
+    index = Index(root)
+    for question in ("what does handle call", "callees of handle", "what is called by handle"):
+        plan = classify(question)
+        assert plan.callees_of == "handle", question
+        found = index.search(question).results
+        assert [r.symbol for r in found] == ["authenticate", "allowed", "render", "lookup"]
+        assert found[0].path == "app/auth.py" and found[0].start_line == 1
+    missing = index.search("what does nothing_here call")
+    assert missing.results == [] and "defined nowhere" in missing.reason
+    assert classify("what does the client call").callees_of is None
+
+
 def test_a_method_named_with_its_namespaces_is_found(tmp_path: Path) -> None:
     """``Sinatra::Base#call``: the table records ``call``'s owner ``Base``, not the
     module around it; the method is found, and where the module names the folders too

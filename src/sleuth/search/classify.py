@@ -55,6 +55,14 @@ _USES = re.compile(
     rf"|assignments|writes)\s+(?:of|to)\s+{_NAME})\s*\??",
     re.I,
 )
+#: A question for what a function calls: "what does parse_config call", "which
+#: functions does load call", "callees of Index.search", "what is called by main".
+_CALLEES = re.compile(
+    rf"(?:(?:what|which\s+(?:functions|methods|code))\s+(?:does|do)\s+{_NAME}\s+call"
+    rf"|(?:find\s+)?(?:the\s+|all\s+)?callees\s+(?:of|in)\s+{_NAME}"
+    rf"|what\s+(?:is|gets)\s+called\s+(?:by|from|in)\s+{_NAME})\s*\??",
+    re.I,
+)
 #: Which use a question about uses asks for, by its verb (else calls and mentions).
 _USE_KINDS = (
     ("import", re.compile(r"\bimport", re.I)),
@@ -93,6 +101,8 @@ class QueryPlan:
     #: Config imported"), "raise" ("where is TimeoutError raised"), "assign" ("where is
     #: timeout set")
     use_kind: str = "call"
+    #: the name whose callees the query asks for ("what does parse_config call")
+    callees_of: str | None = None
 
     @property
     def exact_names(self) -> frozenset[str]:
@@ -125,6 +135,14 @@ def classify(query: str) -> QueryPlan:
     defined = _DEFINED.fullmatch(text)
     if defined is not None:
         return classify(next(name for name in defined.groups() if name))
+    callees = _CALLEES.fullmatch(text)
+    if callees is not None:
+        name = next(name for name in callees.groups() if name)
+        lexical, semantic = WEIGHTS["identifier"]
+        terms = query_terms(name)
+        return QueryPlan(
+            text, terms, "identifier", [name], lexical, semantic, False, False, callees_of=name
+        )
     uses = _USES.fullmatch(text)
     if uses is not None:
         name = next(name for name in uses.groups() if name)

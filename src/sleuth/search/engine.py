@@ -16,6 +16,7 @@ from ..store.lexical import LexicalStore
 from ..store.meta import ChunkRow, DefinitionSpan, MetaStore
 from ..store.vectors import VectorStore
 from ..tokens import last_part, names_path, short_name
+from .callees import callees
 from .classify import QueryPlan
 from .filters import Filters
 from .rank import (
@@ -91,6 +92,8 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     """One search over ``pool`` candidates per retriever; True when there are no more."""
     plan, meta, lexical, vectors, embed_query, k, filters, mode, searcher, static = job
     response = SearchResponse(query=plan.text, mode=mode, query_class=plan.kind)
+    if plan.callees_of:
+        return _callees(job, response), True
     lexical_hits: dict[int, float] = {}
     if mode != "semantic":
         lexical_hits = dict(lexical.search(plan.terms, pool, searcher))
@@ -183,6 +186,40 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
             )
         )
     return response, exhausted
+
+
+def _callees(job: _Search, response: SearchResponse) -> SearchResponse:
+    """The definitions a function calls, in written order (``callees``): a lookup, not a
+    ranking, so neither retriever is asked."""
+    name = job.plan.callees_of or ""
+    found, called = callees(job.meta, name)
+    kept = [(span, row) for span, row in called if job.filters.accepts_chunk(row)][: job.k]
+    if not found:
+        response.reason = f"{name} is defined nowhere in this index"
+    elif not kept:
+        response.reason = (
+            "matches exist, but the filters removed them all"
+            if called
+            else f"{name} calls nothing this index defines"
+        )
+    for place, (span, row) in enumerate(kept):
+        offset = span.start_line - row.start_line  # the callee's first line in its chunk
+        response.results.append(
+            Result(
+                path=row.path,
+                start_line=row.start_line,
+                end_line=row.end_line,
+                symbol=span.name,
+                kind=span.kind,
+                language=row.language,
+                score=round(1.0 - place / (len(kept) + 1), 6),
+                preview=preview(row.text, [short_name(span.name).lower()], offset),
+                parent=row.parent,
+                signature=row.signature,
+                also=[],
+            )
+        )
+    return response
 
 
 def _lift(hits: dict[int, float], chunk_ids: list[int], share: float) -> None:

@@ -27,7 +27,7 @@ def use_scores(name: str, texts: dict[int, str], kind: str = "call") -> dict[int
     Empty when no chunk holds it at all. ``kind`` is the use asked for: ``call``,
     ``import``, ``raise`` or ``assign``."""
     word = re.escape(last_part(name))
-    texts = {chunk_id: _code(text) for chunk_id, text in texts.items()}
+    texts = {chunk_id: code_lines(text) for chunk_id, text in texts.items()}
     for flags in (0, re.I):
         mention = re.compile(rf"(?<![\w$]){word}(?![\w$])", flags)
         asked = _owned(name, word, flags, _ASKED_USE[kind](word, flags))
@@ -120,7 +120,7 @@ def _import_lines(text: str) -> list[str]:
 _TRIPLE_QUOTED = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')
 
 
-def _code(text: str) -> str:
+def code_lines(text: str) -> str:
     """The text without its comment lines and triple-quoted strings: a comment or a
     docstring that names a function is no use of it."""
     text = _TRIPLE_QUOTED.sub("", text)
