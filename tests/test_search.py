@@ -1430,8 +1430,10 @@ def test_a_question_about_callees_lists_what_a_function_calls_in_call_order(
     for question in ("what does handle call", "callees of handle", "what is called by handle"):
         plan = classify(question)
         assert plan.callees_of == "handle", question
-        found = index.search(question).results
+        answer = index.search(question)
+        found = answer.results
         assert [r.symbol for r in found] == ["authenticate", "allowed", "render", "lookup"]
+        assert answer.notices == []  # no vectors are asked, so none are missed
         assert found[0].path == "app/auth.py" and found[0].start_line == 1
     missing = index.search("what does nothing_here call")
     assert missing.results == [] and "defined nowhere" in missing.reason

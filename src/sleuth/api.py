@@ -568,7 +568,9 @@ class Index:
         fraction = min(1.0, embedded / chunk_count) if chunk_count else 0.0
         used = mode
         notices: list[str] = []
-        if mode != "lexical" and embedded == 0:
+        if plan.callees_of:
+            pass  # a lookup: no retriever is asked, so no tier has anything to say
+        elif mode != "lexical" and embedded == 0:
             used = "lexical"
             if chunk_count:
                 notices.append("no vectors yet: lexical results only" + self._background_note())
