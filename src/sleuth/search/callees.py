@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ..errors import QueryError
 from ..store.meta import ChunkRow, DefinitionSpan, MetaStore
-from ..tokens import short_name
-from .filters import category_of
+from ..tokens import last_part, owner_of, short_name
+from .filters import Filters, category_of
+from .symbols import definitions_named, split_symbol
 from .uses import code_lines
 
 #: A name followed by its arguments: a call (``parse(``, ``self.load(``, ``Foo::new(``).
@@ -42,8 +44,19 @@ def called_names(text: str, own: str) -> list[str]:
 
 
 def callers(meta: MetaStore, name: str) -> list[DefinitionSpan]:
-    """The definitions of ``name`` that can call something, in its very case when any is."""
+    """The definitions of ``name`` that can call something, in its very case when any is;
+    a name written with its owner (``Index.search``) is that owner's member."""
     spans = meta.find_definitions([name]).get(name.lower(), [])
+    if not spans and owner_of(name):
+        try:
+            base, qualifier = split_symbol(name)
+        except QueryError:
+            return []
+        members = definitions_named(meta, base, qualifier, True, None, Filters(), MAX_CALLERS)
+        spans = [
+            DefinitionSpan(r.path, r.start_line, r.end_line, last_part(r.symbol), r.kind)
+            for r in members
+        ]
     spans = [s for s in spans if s.kind in _CALLABLE] or spans
     exact = [s for s in spans if short_name(s.name) == short_name(name)]
     return (exact or spans)[:MAX_CALLERS]
