@@ -98,6 +98,14 @@ def test_agent_session_search_symbol_expand_and_stale(sample_repo: Path) -> None
         assert [(h["path"], h["symbol"]) for h in found["hits"]] == [
             ("src/config/parser.py", "ConfigParser.parse_config")
         ]
+        # what a function calls, and who calls one: questions agents ask while reading
+        callees = json.loads(await ok(client, "search", {"query": "what does main call"}))
+        assert (callees["hits"][0]["path"], callees["hits"][0]["symbol"]) == (
+            "src/config/parser.py",
+            "ConfigParser",
+        )
+        callers = json.loads(await ok(client, "search", {"query": "who calls retry_failed_upload"}))
+        assert callers["hits"][0]["path"] == "tests/test_retry.py"  # the one call
         fuzzy = json.loads(await ok(client, "find_symbol", {"name": "retryUpload", "exact": False}))
         assert fuzzy["hits"][0]["symbol"] == "retry_failed_upload"
 
