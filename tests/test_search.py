@@ -1425,7 +1425,8 @@ def test_a_question_about_callees_lists_what_a_function_calls_in_call_order(
             "app/store.py": "def lookup(user):\n    return {}\n\n\ndef audit(request):\n"
             "    return None\n",
             "app/service.py": "class Service:\n    def serve(self, request):\n"
-            "        return render(authenticate(request), None)\n",
+            "        return render(authenticate(request), None)\n\n"
+            "    def close(self):\n        return lookup(None)\n",
         },
     )
     index = Index(root)
@@ -1437,7 +1438,8 @@ def test_a_question_about_callees_lists_what_a_function_calls_in_call_order(
         assert [r.symbol for r in found] == ["authenticate", "allowed", "render", "lookup"]
         assert answer.notices == []  # no vectors are asked, so none are missed
         assert found[0].path == "app/auth.py" and found[0].start_line == 1
-    owned = index.search("callees of Service.serve").results  # a member, by its owner
+    # a member, by its owner; its own lines only, not its class's other methods
+    owned = index.search("callees of Service.serve").results
     assert [r.symbol for r in owned] == ["render", "authenticate"]
     missing = index.search("what does nothing_here call")
     assert missing.results == [] and "defined nowhere" in missing.reason

@@ -72,7 +72,10 @@ def callees(
     called: dict[str, None] = {}
     for span in found:
         for row in chunks.overlapping(span.path, span.start_line, span.end_line):
-            called.update(dict.fromkeys(called_names(row.text, short_name(name))))
+            # only the definition's own lines: a small method shares its class's chunk
+            first = max(0, span.start_line - row.start_line)
+            own = row.text.split("\n")[first : span.end_line - row.start_line + 1]
+            called.update(dict.fromkeys(called_names("\n".join(own), short_name(name))))
     names = list(called)[:MAX_CALLEES]
     defined = meta.find_definitions(names)
     caller_paths = {span.path for span in found}
