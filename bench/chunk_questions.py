@@ -24,7 +24,6 @@ score.
 from __future__ import annotations
 
 import json
-import random
 import sqlite3
 import sys
 from collections import defaultdict
@@ -38,6 +37,7 @@ from commit_queries import (
     one_file_commits,
     question_arguments,
     tree_info,
+    tree_sample,
 )
 from common import bench_module, emit
 
@@ -130,7 +130,6 @@ def main() -> None:
 
     prepare = bench_module(args.bench_dir, "prepare")
     modes = args.modes.split(",")
-    rng = random.Random(args.seed)
     chunk: dict[str, list[int]] = defaultdict(list)
     file: dict[str, list[int]] = defaultdict(list)
     wrong: dict[str, int] = defaultdict(int)
@@ -141,7 +140,7 @@ def main() -> None:
         if not asked:
             continue
         trees += 1
-        picked = rng.sample(asked, min(args.per_index, len(asked)))
+        picked = tree_sample(args.seed, tree.name).sample(asked, min(args.per_index, len(asked)))
         index = Index(root)
         try:
             for item in picked:

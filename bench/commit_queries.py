@@ -189,6 +189,12 @@ def _summary(ranks: list[int]) -> dict:
     }
 
 
+def tree_sample(seed: int, tree: str) -> random.Random:
+    """The draw of one tree's questions: its own, so that a change to another tree's
+    questions (a new test-path rule) does not change which this tree is asked."""
+    return random.Random(f"{seed}/{tree}")
+
+
 def question_arguments(doc: str | None) -> argparse.ArgumentParser:
     """The command line of the scripts that ask commit subjects (this one and
     ``chunk_questions.py``)."""
@@ -209,7 +215,6 @@ def main() -> None:
     args = question_arguments(__doc__).parse_args()
 
     modes = args.modes.split(",")
-    rng = random.Random(args.seed)
     ranks: dict[str, dict[str, list[int]]] = {m: defaultdict(list) for m in modes}
     per_tree: dict[str, dict] = {}
     lines = []
@@ -217,7 +222,9 @@ def main() -> None:
         questions = _questions(tree, spec, git_dir, args.commits)
         if not questions:
             continue
-        picked = rng.sample(questions, min(args.per_index, len(questions)))
+        picked = tree_sample(args.seed, tree.name).sample(
+            questions, min(args.per_index, len(questions))
+        )
         index = Index(root)
         tree_ranks: dict[str, list[int]] = defaultdict(list)
         try:
