@@ -1217,7 +1217,7 @@ def test_a_name_defined_once_asked_alone_finds_that_definition_in_a_long_chunk(
     tree defines exactly once, asked for alone, scores at least as the best lexical
     candidate, so the definition's priors decide."""
     aliases = "".join(f"Alias{n} = typing.Callable[[int], Awaitable[None]]\n" for n in range(30))
-    write_tree(
+    root = _write(
         tmp_path,
         {
             "app/types.py": "import typing\nfrom typing import Any, Awaitable\n\n"
@@ -1229,9 +1229,7 @@ def test_a_name_defined_once_asked_alone_finds_that_definition_in_a_long_chunk(
             "            return False\n    return True\n",
         },
     )
-    git_init(tmp_path)
-    index = Index(tmp_path)
-    index.index(embed="none")
+    index = Index(root)
     top = index.search("Scope", mode="lexical").results[0]
     assert top.path == "app/types.py" and top.start_line <= 33 <= top.end_line
     # the block is named for nothing: it is shown under the value asked for
@@ -1245,7 +1243,7 @@ def test_a_question_about_uses_finds_the_callers_not_the_definition(tmp_path: Pa
     which says the name most, ranks below every caller, and a word of the name
     (``reparse_config_cache``), a comment naming it or a docstring's example is no use."""
     body = "".join(f"    step_{n} = prepare({n})\n" for n in range(40))
-    write_tree(
+    root = _write(
         tmp_path,
         {
             "app/config.py": "def parse_config(path):\n"
@@ -1261,9 +1259,7 @@ def test_a_question_about_uses_finds_the_callers_not_the_definition(tmp_path: Pa
             '        settings = parse_config("app.toml")\n    """\n    return None\n',
         },
     )
-    git_init(tmp_path)
-    index = Index(tmp_path)
-    index.index(embed="none")
+    index = Index(root)
     for question in (
         "where is parse_config called",
         "who calls parse_config?",
@@ -1775,7 +1771,7 @@ def test_a_small_method_merged_into_its_neighbours_chunk_is_found_by_its_bare_na
     """Lua's ``M:valid`` is named with its owner and merged into the chunk of ``M.new``:
     asked for as ``valid``, it is the definition, ahead of ``M.validate``."""
     new = "\n".join(f"  self.opt{n} = opts.opt{n} or {n}" for n in range(12))
-    write_tree(
+    root = _write(
         tmp_path,
         {
             "lua/win.lua": "local M = {}\n\nfunction M.new(opts)\n  local self = {}\n"
@@ -1787,9 +1783,7 @@ def test_a_small_method_merged_into_its_neighbours_chunk_is_found_by_its_bare_na
             "  return opts.valid\nend\n\nreturn M\n",
         },
     )
-    git_init(tmp_path)
-    index = Index(tmp_path)
-    index.index(embed="none")
+    index = Index(root)
     top = index.search("valid", mode="lexical").results[0]
     assert (top.path, top.symbol) == ("lua/win.lua", "M:valid")
     assert top.start_line <= 21 <= top.end_line
@@ -1798,7 +1792,7 @@ def test_a_small_method_merged_into_its_neighbours_chunk_is_found_by_its_bare_na
 def test_a_lower_case_name_asked_alone_finds_the_macro_of_that_name(tmp_path: Path) -> None:
     """Elixir's ``defmacro transport`` (and Rust's ``macro_rules!``) is called like a
     function: asked for as ``transport``, it comes before the module in transport.ex."""
-    write_tree(
+    root = _write(
         tmp_path,
         {
             "lib/socket.ex": "defmodule Phoenix.Socket do\n"
@@ -1812,9 +1806,7 @@ def test_a_lower_case_name_asked_alone_finds_the_macro_of_that_name(tmp_path: Pa
             "  def connect_info(conn, keys), do: Map.take(conn, keys)\nend\n",
         },
     )
-    git_init(tmp_path)
-    index = Index(tmp_path)
-    index.index(embed="none")
+    index = Index(root)
     top = index.search("transport", mode="lexical").results[0]
     assert (top.path, top.symbol, top.kind) == ("lib/socket.ex", "transport", "macro")
 
