@@ -11,11 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..errors import QueryError
 from ..store.meta import ChunkRow, DefinitionSpan, MetaStore
-from ..tokens import last_part, owner_of, short_name
-from .filters import Filters, category_of
-from .symbols import definitions_named, split_symbol
+from ..tokens import owner_of, short_name
+from .filters import category_of
+from .symbols import owned_member_spans
 from .uses import code_lines
 
 #: A name followed by its arguments: a call (``parse(``, ``self.load(``, ``Foo::new(``).
@@ -48,15 +47,7 @@ def callers(meta: MetaStore, name: str) -> list[DefinitionSpan]:
     a name written with its owner (``Index.search``) is that owner's member."""
     spans = meta.find_definitions([name]).get(name.lower(), [])
     if not spans and owner_of(name):
-        try:
-            base, qualifier = split_symbol(name)
-        except QueryError:
-            return []
-        members = definitions_named(meta, base, qualifier, True, None, Filters(), MAX_CALLERS)
-        spans = [
-            DefinitionSpan(r.path, r.start_line, r.end_line, last_part(r.symbol), r.kind)
-            for r in members
-        ]
+        spans = owned_member_spans(meta, name, MAX_CALLERS)
     spans = [s for s in spans if s.kind in _CALLABLE] or spans
     exact = [s for s in spans if short_name(s.name) == short_name(name)]
     return (exact or spans)[:MAX_CALLERS]

@@ -10,12 +10,11 @@ import numpy as np
 import tantivy
 
 from .. import config
-from ..errors import QueryError
 from ..results import OtherHit, Result, SearchResponse
 from ..store.lexical import LexicalStore
 from ..store.meta import ChunkRow, DefinitionSpan, MetaStore
 from ..store.vectors import VectorStore
-from ..tokens import last_part, names_path, short_name
+from ..tokens import names_path, short_name
 from .callees import callees
 from .classify import QueryPlan
 from .filters import Filters
@@ -31,7 +30,7 @@ from .rank import (
     merge_and_cut,
     named_line_in,
 )
-from .symbols import definitions_named, split_symbol
+from .symbols import owned_member_spans
 from .uses import use_scores
 
 PREVIEW_LINES = 3
@@ -287,17 +286,10 @@ def _definitions(
     for name in sorted(names - set(found)) if plan.kind == "identifier" else ():
         if not _OWNED.search(name) or any(ch in name for ch in "*?"):
             continue
-        try:
-            base, qualifier = split_symbol(name)
-        except QueryError:
-            continue
-        members = definitions_named(meta, base, qualifier, True, None, Filters(), MEMBERS)
+        members = owned_member_spans(meta, name, MEMBERS)
         members = [m for m in members if m.kind in ("method", "function")]
         if members:
-            found[name] = [
-                DefinitionSpan(r.path, r.start_line, r.end_line, last_part(r.symbol), r.kind)
-                for r in members
-            ]
+            found[name] = members
     return found
 
 

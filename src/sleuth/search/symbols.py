@@ -11,7 +11,7 @@ import re
 
 from ..errors import QueryError
 from ..results import Result
-from ..store.meta import DefinitionRow, MetaStore, escape_like
+from ..store.meta import DefinitionRow, DefinitionSpan, MetaStore, escape_like
 from ..tokens import NAME_SIGILS, last_part, owner_of, short_name, split_identifier
 from .filters import Filters, definition_category
 
@@ -73,6 +73,20 @@ def definitions_named(
             scored[key] = (score, row)
     ordered = sorted(scored.values(), key=lambda item: (-item[0], item[1].path))
     return [_result(row, score) for score, row in ordered[:k]]
+
+
+def owned_member_spans(meta: MetaStore, name: str, k: int) -> list[DefinitionSpan]:
+    """The definitions of a member written with its owner (``CliRunner.invoke``,
+    ``Rack::Builder#call``) as ``find_symbol`` finds them, best first; none for a name
+    that is no symbol."""
+    try:
+        base, qualifier = split_symbol(name)
+    except QueryError:
+        return []
+    return [
+        DefinitionSpan(r.path, r.start_line, r.end_line, last_part(r.symbol), r.kind)
+        for r in definitions_named(meta, base, qualifier, True, None, Filters(), k)
+    ]
 
 
 def _candidates(meta: MetaStore, base: str, exact: bool, glob: bool) -> list[DefinitionRow]:
