@@ -568,18 +568,18 @@ class Index:
         fraction = min(1.0, embedded / chunk_count) if chunk_count else 0.0
         used = mode
         notices: list[str] = []
-        if plan.callees_of:
-            pass  # a lookup: no retriever is asked, so no tier has anything to say
-        elif mode != "lexical" and embedded == 0:
+        # a callee question is a lookup: no retriever is asked, so no tier has a say
+        tiers_speak = mode != "lexical" and not plan.callees_of
+        if tiers_speak and embedded == 0:
             used = "lexical"
             if chunk_count:
                 notices.append("no vectors yet: lexical results only" + self._background_note())
-        elif mode != "lexical" and fraction < 0.999:
+        elif tiers_speak and fraction < 0.999:
             notices.append(
                 f"semantic tier {percent(fraction)} built: lexical results fill in"
                 + self._background_note()
             )
-        elif mode != "lexical" and tier == "static" and self.tier == "auto":
+        elif tiers_speak and tier == "static" and self.tier == "auto":
             deep = min(1.0, len(self._vectors) / chunk_count) if chunk_count else 0.0
             notices.append(
                 f"semantic side from the static table (deep tier {deep:.0%} built)"
