@@ -280,6 +280,8 @@ def apply_priors(
     # test helper, or source under a test/ folder: rails' `commands/test/`) asks for
     # that definition, wherever it lives
     test_only = plan.name_alone and _defined_only_in_tests(plan.text, definitions)
+    asks_releases = _ASKS_RELEASES.search(plan.text) is not None
+    asks_data = plan.kind == "identifier" or _ASKS_DATA.search(plan.text) is not None
     for item in scored:
         row = item.row
         factor = 1.0
@@ -337,13 +339,9 @@ def apply_priors(
             and _DECLARATIONS.search(row.path)
         ):
             factor *= PRIORS["declarations"]
-        if _release_notes(row.path, category) and not _ASKS_RELEASES.search(plan.text):
+        if not asks_releases and _release_notes(row.path, category):
             factor *= PRIORS["release_notes"]
-        if (
-            plan.kind != "identifier"
-            and row.language in _DATA_LANGUAGES
-            and not _ASKS_DATA.search(plan.text)
-        ):
+        if not asks_data and row.language in _DATA_LANGUAGES:
             factor *= PRIORS["data_files"]
         place = _place_of(row.path)
         if place == "generated":
@@ -523,22 +521,25 @@ _TYPE_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "type"
 _CALLABLE_KINDS = frozenset({"function", "method", "macro"})
 
 
+def _spans_named(name: str, definitions: dict[str, list[DefinitionSpan]]) -> list[DefinitionSpan]:
+    """The definitions of exactly ``name``, case and all (``Index``, not ``index``)."""
+    return [s for spans in definitions.values() for s in spans if short_name(s.name) == name]
+
+
 def _defined_only_in_tests(name: str, definitions: dict[str, list[DefinitionSpan]]) -> bool:
     """Whether the definitions of exactly ``name`` (case and all) are all in test files."""
-    paths = [s.path for spans in definitions.values() for s in spans if short_name(s.name) == name]
+    paths = [span.path for span in _spans_named(name, definitions)]
     return bool(paths) and all(category_of(path, "") == "tests" for path in paths)
 
 
 def _kinds_named(name: str, definitions: dict[str, list[DefinitionSpan]]) -> frozenset[str]:
     """Which of "type" and "callable" the definitions of exactly this name are."""
     kinds = set()
-    for spans in definitions.values():
-        for span in spans:
-            if short_name(span.name) == name:
-                if span.kind in _TYPE_KINDS:
-                    kinds.add("type")
-                elif span.kind in _CALLABLE_KINDS:
-                    kinds.add("callable")
+    for span in _spans_named(name, definitions):
+        if span.kind in _TYPE_KINDS:
+            kinds.add("type")
+        elif span.kind in _CALLABLE_KINDS:
+            kinds.add("callable")
     return frozenset(kinds)
 
 
