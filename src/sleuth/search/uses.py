@@ -29,7 +29,7 @@ def use_scores(name: str, texts: dict[int, str], kind: str = "call") -> dict[int
     word = re.escape(last_part(name))
     texts = {chunk_id: code_lines(text) for chunk_id, text in texts.items()}
     for flags in (0, re.I):
-        mention = re.compile(rf"(?<![\w$]){word}(?![\w$])", flags)
+        mention = _whole_word(word, flags)
         asked = _owned(name, word, flags, _ASKED_USE[kind](word, flags))
         scores = {
             chunk_id: ASKED if asked(text) else OTHER
@@ -62,8 +62,13 @@ def _calls(word: str, flags: int) -> Callable[[str], bool]:
 
 
 def _imports(word: str, flags: int) -> Callable[[str], bool]:
-    mention = re.compile(rf"(?<![\w$]){word}(?![\w$])", flags)
+    mention = _whole_word(word, flags)
     return lambda text: imports_name(text, mention)
+
+
+def _whole_word(word: str, flags: int) -> re.Pattern[str]:
+    """The name as a whole word: not ``_classify`` for ``classify``, nor ``$x`` for ``x``."""
+    return re.compile(rf"(?<![\w$]){word}(?![\w$])", flags)
 
 
 def _raises(word: str, flags: int) -> Callable[[str], bool]:
