@@ -1,27 +1,32 @@
-"""Does a question about uses ("where is X called") find the code that calls X? (not a test)
+"""Does a question about uses ("where is X called", "raised", "imported", "set") find the
+code that uses X that way? (not a test)
 
-Samples functions and methods defined exactly once in each index (by their short name,
-five letters or more, in languages whose calls are written ``name(``), and asks
-``Index.search`` where each is called, in one of three wordings. No annotations: the
-answer key is every chunk, other than the definition's own, whose code lines (comments
-and triple-quoted strings aside) call the name as written (``name(`` after no letter,
-digit, ``_`` or ``$``). That is the same rule
-the ranking uses to tell a call from a mention, so what this measures is the rest:
-whether the callers reach the candidates at all, whether the definition or a mere
-mention comes before them, and whether source code that calls the name comes before
-tests that do.
+Samples names defined exactly once in each index (by their short name, five letters or
+more) and asks ``Index.search`` where each is used, in the wordings of the use asked for
+(``--kind``):
+- ``call``: functions and methods, in languages whose calls are written ``name(``;
+- ``raise``: types named ``..Error``, ``..Exception``, ``..Failure`` or ``..Fault``;
+- ``import``: types, functions and constants;
+- ``assign``: fields set on an object (``self.x =``, ``this.x =``), sampled from the code
+  (fields are not definitions).
+No annotations: the answer key is every chunk, other than the definition's own, whose code
+lines (comments and triple-quoted strings aside) hold that use of the name as written
+(``sleuth.search.uses.use_matcher``). That is the same rule the ranking uses to tell the
+use asked for from a mention, so what this measures is the rest: whether those chunks
+reach the candidates at all, whether the definition or a mere mention comes before them,
+and whether source code comes before tests.
 
 Per tree and in total:
-- ``first_caller``: the first result calls the name;
-- ``precision``: callers among the first min(10, callers) results;
-- ``source_first``: of the names called from source code and from tests or docs, the
-  first result is a source caller;
-- ``definition_before``: the definition comes before every caller.
+- ``first_use``: the first result holds the use asked for;
+- ``precision``: such chunks among the first min(10, their number) results;
+- ``source_first``: of the names used so in source code and in tests or docs, the first
+  result is in source code;
+- ``definition_before``: the definition comes before every use.
 
 The indexes must exist (``sleuth index``); nothing is indexed.
 
     python bench/uses_lookup.py /tmp/trees --per-index 30
-    python bench/uses_lookup.py ~/.cache/sleuth-bench/repos --mode lexical --out uses.json
+    python bench/uses_lookup.py ~/.cache/sleuth-bench/repos --kind raise --out raise.json
 """
 
 from __future__ import annotations
@@ -31,22 +36,30 @@ import random
 import re
 import sqlite3
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from common import emit, indexed_trees
 
 from sleuth import Index
-from sleuth.languages import GRAMMARS
+from sleuth.languages import DOC_LANGUAGES, GRAMMARS
 from sleuth.search.filters import category_of
+from sleuth.search.uses import code_lines, use_matcher
 from sleuth.tokens import short_name
 
 #: Languages whose calls are written ``name(``: every grammar but prose and the
 #: languages that call without parentheses (Ruby, Haskell, shell).
 CALLING_LANGUAGES = frozenset(GRAMMARS) - {"markdown", "rst", "ruby", "haskell", "bash"}
-WORDINGS = ("where is {} called", "who calls {}", "usages of {}")
-_COMMENT = re.compile(r"^\s*(?://|#|--|\*|/\*|;)")
-_TRIPLE_QUOTED = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')
+CODE_LANGUAGES = frozenset(GRAMMARS) - DOC_LANGUAGES
+WORDINGS = {
+    "call": ("where is {} called", "who calls {}", "usages of {}"),
+    "raise": ("where is {} raised", "who throws {}", "where is {} thrown"),
+    "import": ("where is {} imported", "who imports {}", "imports of {}"),
+    "assign": ("where is {} set", "who assigns {}", "assignments to {}"),
+}
+_ERROR_NAME = re.compile(r"(Error|Exception|Failure|Fault)$")
+_FIELD_SET = re.compile(r"\b(?:self|this)\s*(?:\.|->)\s*([A-Za-z_]\w{4,})\s*=(?![=>])")
 
 
 @dataclass(frozen=True)
@@ -60,15 +73,9 @@ class Span:
         return self.path == path and self.start <= end and start <= self.end
 
 
-def _code(text: str) -> str:
-    """The text without comment lines and triple-quoted strings (docstrings)."""
-    text = _TRIPLE_QUOTED.sub("", text)
-    return "\n".join(line for line in text.split("\n") if not _COMMENT.match(line))
-
-
-def _names(con: sqlite3.Connection) -> list[tuple[str, str, int]]:
-    """(short name, path, first line) of functions and methods whose short name is unique
-    in the tree, in a language that calls with parentheses."""
+def _unique_definitions(con: sqlite3.Connection, keep: Callable[[str, str, str], bool]):
+    """(short name, path, first line) of the definitions whose short name is defined once
+    in the tree and that ``keep(name, language, kind)`` accepts."""
     rows = con.execute(
         "SELECT d.name, f.path, d.start_line, f.language, d.kind FROM definitions d"
         " JOIN files f ON f.id = d.file_id"
@@ -82,14 +89,44 @@ def _names(con: sqlite3.Connection) -> list[tuple[str, str, int]]:
         if len(found) == 1
         and len(name) >= 5
         and name.isidentifier()
-        and found[0][2] in CALLING_LANGUAGES
-        and found[0][3] in ("function", "method")
+        and keep(name, found[0][2], found[0][3])
     ]
 
 
-def _callers(con: sqlite3.Connection, name: str, path: str, line: int) -> list[Span]:
-    """The chunks that call ``name``, but for the one holding its definition."""
-    call = re.compile(rf"(?<![\w$]){re.escape(name)}\s*\(")
+def _fields(con: sqlite3.Connection) -> list[tuple[str, str, int]]:
+    """Fields set on an object somewhere in the code, with no definition to skip."""
+    names: set[str] = set()
+    for language, text in con.execute(
+        "SELECT f.language, c.text FROM chunks c JOIN files f ON f.id = c.file_id"
+    ):
+        if language in CODE_LANGUAGES:
+            names.update(_FIELD_SET.findall(text))
+    return [(name, "", 0) for name in sorted(names)]
+
+
+NAMES: dict[str, Callable[[sqlite3.Connection], list[tuple[str, str, int]]]] = {
+    "call": lambda con: _unique_definitions(
+        con,
+        lambda _, language, kind: language in CALLING_LANGUAGES and kind in ("function", "method"),
+    ),
+    "raise": lambda con: _unique_definitions(
+        con, lambda name, language, _: language in CODE_LANGUAGES and bool(_ERROR_NAME.search(name))
+    ),
+    "import": lambda con: _unique_definitions(
+        con,
+        lambda _, language, kind: (
+            language in CODE_LANGUAGES
+            and kind
+            in ("class", "struct", "interface", "trait", "type", "enum", "function", "constant")
+        ),
+    ),
+    "assign": _fields,
+}
+
+
+def _users(con: sqlite3.Connection, name: str, path: str, line: int, kind: str) -> list[Span]:
+    """The chunks that use ``name`` as ``kind`` asks, but for the one defining it."""
+    used = use_matcher(name, kind)
     rows = con.execute(
         "SELECT f.path, f.language, c.start_line, c.end_line, c.text FROM chunks c"
         " JOIN files f ON f.id = c.file_id WHERE instr(c.text, ?) > 0",
@@ -98,7 +135,7 @@ def _callers(con: sqlite3.Connection, name: str, path: str, line: int) -> list[S
     return [
         Span(where, start, end, category_of(where, language))
         for where, language, start, end, text in rows
-        if not (where == path and start <= line <= end) and call.search(_code(text))
+        if not (where == path and start <= line <= end) and used(code_lines(text))
     ]
 
 
@@ -107,7 +144,8 @@ def main() -> None:
     parser.add_argument("folders", nargs="+", type=Path, help="folders holding indexed trees")
     parser.add_argument("--per-index", type=int, default=30, help="names asked per tree")
     parser.add_argument("--mode", default="hybrid", choices=("hybrid", "lexical", "semantic"))
-    parser.add_argument("--min-callers", type=int, default=2)
+    parser.add_argument("--kind", default="call", choices=tuple(WORDINGS), help="the use asked for")
+    parser.add_argument("--min-uses", type=int, default=2)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -118,12 +156,12 @@ def main() -> None:
     for root in indexed_trees(args.folders):
         con = sqlite3.connect(root / ".sleuth" / "meta.db")
         asked: list[tuple[str, str, int, list[Span]]] = []
-        names = _names(con)
+        names = NAMES[args.kind](con)
         rng.shuffle(names)
         for name, path, line in names:
-            callers = _callers(con, name, path, line)
-            if len(callers) >= args.min_callers:
-                asked.append((name, path, line, callers))
+            users = _users(con, name, path, line, args.kind)
+            if len(users) >= args.min_uses:
+                asked.append((name, path, line, users))
             if len(asked) == args.per_index:
                 break
         con.close()
@@ -133,19 +171,20 @@ def main() -> None:
         misses: list[list] = []
         index = Index(root)
         try:
-            for number, (name, path, line, callers) in enumerate(asked):
-                query = WORDINGS[number % len(WORDINGS)].format(name)
+            for number, (name, path, line, users) in enumerate(asked):
+                wordings = WORDINGS[args.kind]
+                query = wordings[number % len(wordings)].format(name)
                 results = index.search(query, k=10, mode=args.mode).results
                 hits = [
-                    next((c for c in callers if c.overlaps(r.path, r.start_line, r.end_line)), None)
+                    next((c for c in users if c.overlaps(r.path, r.start_line, r.end_line)), None)
                     for r in results
                 ]
-                depth = min(10, len(callers))
+                depth = min(10, len(users))
                 tree["asked"] += 1
-                tree["first_caller"] += bool(hits and hits[0])
+                tree["first_use"] += bool(hits and hits[0])
                 tree["precision"] += sum(1 for hit in hits[:depth] if hit) / depth
-                if len({c.category for c in callers}) > 1 and any(
-                    c.category == "code" for c in callers
+                if len({c.category for c in users}) > 1 and any(
+                    c.category == "code" for c in users
                 ):
                     tree["mixed"] += 1
                     tree["source_first"] += bool(hits and hits[0] and hits[0].category == "code")
@@ -162,14 +201,14 @@ def main() -> None:
         for key, value in tree.items():
             totals[key] += value
         trees[root.name] = _shares(tree) | {"misses": misses[:4]}
-    emit({"mode": args.mode, "total": _shares(totals), "trees": trees}, args.out)
+    emit({"mode": args.mode, "kind": args.kind, "total": _shares(totals), "trees": trees}, args.out)
 
 
 def _shares(counts: dict[str, float]) -> dict[str, float]:
     asked = counts["asked"] or 1
     return {
         "asked": int(counts["asked"]),
-        "first_caller": round(counts["first_caller"] / asked, 3),
+        "first_use": round(counts["first_use"] / asked, 3),
         "precision": round(counts["precision"] / asked, 3),
         "definition_before": round(counts["definition_before"] / asked, 3),
         "mixed": int(counts["mixed"]),

@@ -1378,6 +1378,59 @@ def test_questions_about_raising_or_setting_a_name_list_those_uses_first(
     assert classify("where is logging set up").uses_of is None
 
 
+def test_every_use_asked_for_comes_before_mere_mentions(tmp_path: Path) -> None:
+    """A file's second raise of a name is still a raise: the same-file penalty orders
+    the uses asked for among themselves, and does not sink one below another file's
+    mere mention (an import, a name in ``__all__``)."""
+    mentions = {
+        f"app/mention_{n}.py": "from app.errors import SocketError\n\n"
+        f"__all__ = ['SocketError', 'helper_{n}']\n"
+        for n in range(4)
+    }
+    root = _write(
+        tmp_path,
+        {
+            "app/errors.py": "class SocketError(Exception):\n    pass\n",
+            "app/reader.py": "def read_frame(sock):\n    if sock.closed:\n"
+            "        raise SocketError('closed')\n    return sock.recv()\n\n\n"
+            + "".join(f"def filler_{n}():\n    return {n}\n\n\n" for n in range(40))
+            + "def read_header(sock):\n    if not sock.ready:\n"
+            "        raise SocketError('not ready')\n    return sock.peek()\n",
+            **mentions,
+        },
+    )
+    results = Index(root).search("where is SocketError raised", mode="lexical").results
+    spots = [(r.path, r.start_line) for r in results]
+    raises = [spot for spot in spots if spot[0] == "app/reader.py"]
+    assert len(raises) == 2, spots
+    assert spots[:2] == raises, spots
+
+
+def test_a_question_about_uses_of_a_common_word_finds_uses_beyond_the_usual_candidates(
+    tmp_path: Path,
+) -> None:
+    """ "who imports Client": the word is in hundreds of chunks that say it more often
+    than an import line does; the imports are found all the same."""
+    talk = "".join(
+        f"def client_step_{n}(client):\n"
+        "    # the client sends the client request for the client\n"
+        "    return client.client_send(client, client)\n\n\n"
+        for n in range(300)
+    )
+    root = _write(
+        tmp_path,
+        {
+            "app/client.py": "class Client:\n    pass\n",
+            "app/steps.py": talk,
+            "app/api.py": "from app.client import Client\n\n\ndef open_api():\n    return 1\n",
+            "app/cli.py": "import sys\nfrom app.client import Client\n\n\ndef run():\n"
+            "    return sys.argv\n",
+        },
+    )
+    results = Index(root).search("who imports Client", mode="lexical").results
+    assert {r.path for r in results[:2]} == {"app/api.py", "app/cli.py"}, results[:3]
+
+
 def test_a_question_about_an_owners_method_prefers_calls_on_that_owner(
     tmp_path: Path,
 ) -> None:

@@ -102,6 +102,10 @@ HNSW_EXPANSION_SEARCH = 128
 
 #: Candidates each retriever hands to fusion.
 CANDIDATES = 200
+#: Candidates BM25 hands a question about uses ("who imports Client"): its one term is
+#: often a common word whose 200 best chunks hold it most, not the uses asked for.
+#: Each is read for the use (a few milliseconds more for a word in every chunk).
+USES_CANDIDATES = 1000
 
 #: Longest query any front end accepts (CLI, HTTP, MCP): a pasted stack trace fits, and
 #: a search of this length still takes tens of milliseconds (about 30 ms for 8,000).

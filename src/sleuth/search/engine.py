@@ -20,6 +20,7 @@ from .classify import QueryPlan
 from .filters import Filters
 from .rank import (
     SIGNALS,
+    Scored,
     apply_coverage,
     apply_priors,
     apply_verbatim,
@@ -31,7 +32,7 @@ from .rank import (
     named_line_in,
 )
 from .symbols import owned_member_spans
-from .uses import use_scores
+from .uses import ASKED, use_scores
 
 PREVIEW_LINES = 3
 #: With filters and too few candidates passing, the second try fetches this many times more.
@@ -56,9 +57,9 @@ def search(
     them pass are ten times as many fetched (a ``type:code`` filter rarely needs them,
     a narrow ``path:`` often does).
     """
-    pools = [config.CANDIDATES]
+    pools = [config.USES_CANDIDATES if plan.uses_of else config.CANDIDATES]
     if filters.active():
-        pools.append(config.CANDIDATES * FILTERED_POOL_FACTOR)
+        pools.append(pools[0] * FILTERED_POOL_FACTOR)
     job = _Search(plan, meta, lexical, vectors, embed_query, k, filters, mode, searcher, static)
     for pool in pools:
         response, exhausted = _search_pool(job, pool)
@@ -160,7 +161,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     apply_coverage(plan, scored, meta.file_terms)
     apply_verbatim(plan, scored, meta.chunks_holding)
     lead_with_heads(scored)
-    kept = merge_and_cut(scored, k, evidence=not plan.uses_of)
+    kept = merge_and_cut(scored, k, evidence=not plan.uses_of, first=_use_first(plan, holders))
     others = further_hits(scored, kept)
     texts = meta.texts([item.row.id for item in kept])
     for item, other in zip(kept, others, strict=True):
@@ -185,6 +186,18 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
             )
         )
     return response, exhausted
+
+
+def _use_first(plan: QueryPlan, holders: dict[int, float]) -> Callable[[Scored], bool] | None:
+    """For a question about uses, the hits that come before all others: those holding the
+    use asked for. A definition's own line reads as a call (``def retry(``, ``void
+    retry(``), so for calls the chunk defining the name is not among them; an assignment
+    that defines it (``inst.check = ..``) is an assignment all the same."""
+    if not holders:
+        return None
+    if plan.use_kind == "call":
+        return lambda item: item.lexical >= ASKED and not item.defines_used
+    return lambda item: item.lexical >= ASKED
 
 
 def _callees(job: _Search, response: SearchResponse) -> SearchResponse:

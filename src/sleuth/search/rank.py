@@ -176,6 +176,8 @@ class Scored:
     end_line: int = 0
     #: 0, or how the chunk defines a name the query asks for (``_defines``)
     defines: int = 0
+    #: the chunk defines the name a question about uses asks about
+    defines_used: bool = False
 
     def __post_init__(self) -> None:
         self.start_line = self.start_line or self.row.start_line
@@ -290,6 +292,7 @@ def apply_priors(
         if defines and plan.uses_of:
             factor *= PRIORS["used_name_defined"]
             item.defines = 0  # its pieces are not asked for either
+            item.defines_used = True
         elif defines:
             factor *= PRIORS["definition"]
             if defines == _HOLDS_START:
@@ -785,10 +788,21 @@ def diversify(scored: list[Scored], evidence: bool = True) -> None:
             best[path].score += share * total
 
 
-def merge_and_cut(scored: list[Scored], k: int, evidence: bool = True) -> list[Scored]:
-    """Best first; a hit overlapping a better hit of the same file widens that one."""
+def merge_and_cut(
+    scored: list[Scored],
+    k: int,
+    evidence: bool = True,
+    first: Callable[[Scored], bool] | None = None,
+) -> list[Scored]:
+    """Best first; a hit overlapping a better hit of the same file widens that one.
+    The hits ``first`` holds for come before the others (the uses asked for before mere
+    mentions: a file's second call must not sink below another file's mention by the
+    same-file penalty)."""
     diversify(scored, evidence)
-    scored.sort(key=lambda s: -s.score)
+    if first is None:
+        scored.sort(key=lambda s: -s.score)
+    else:
+        scored.sort(key=lambda s: (not first(s), -s.score))
     kept: list[Scored] = []
     spans: dict[str, list[Scored]] = {}
     for item in scored:

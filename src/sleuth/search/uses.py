@@ -26,11 +26,16 @@ def use_scores(name: str, texts: dict[int, str], kind: str = "call") -> dict[int
     its own case when any chunk does, else in any case (a name typed in lower case).
     Empty when no chunk holds it at all. ``kind`` is the use asked for: ``call``,
     ``import``, ``raise`` or ``assign``."""
-    word = re.escape(last_part(name))
-    texts = {chunk_id: code_lines(text) for chunk_id, text in texts.items()}
+    bare = last_part(name)
+    word = re.escape(bare)
+    lowered = bare.lower()
+    # the cheap substring test first: most BM25 candidates hold only a part of the name
+    texts = {
+        chunk_id: code_lines(text) for chunk_id, text in texts.items() if lowered in text.lower()
+    }
     for flags in (0, re.I):
         mention = _whole_word(word, flags)
-        asked = _owned(name, word, flags, _ASKED_USE[kind](word, flags))
+        asked = use_matcher(name, kind, flags)
         scores = {
             chunk_id: ASKED if asked(text) else OTHER
             for chunk_id, text in texts.items()
@@ -39,6 +44,13 @@ def use_scores(name: str, texts: dict[int, str], kind: str = "call") -> dict[int
         if scores:
             return scores
     return {}
+
+
+def use_matcher(name: str, kind: str = "call", flags: int = 0) -> Callable[[str], bool]:
+    """Whether a chunk's code lines (``code_lines``) hold the use of ``name`` that ``kind``
+    asks for: the rule ``use_scores`` scores by, for tools that check its answers."""
+    word = re.escape(last_part(name))
+    return _owned(name, word, flags, _ASKED_USE[kind](word, flags))
 
 
 def _owned(name: str, word: str, flags: int, asked: Callable[[str], bool]) -> Callable[[str], bool]:
