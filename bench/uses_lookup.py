@@ -1,5 +1,5 @@
-"""Does a question about uses ("where is X called", "raised", "imported", "set") find the
-code that uses X that way? (not a test)
+"""Does a question about uses ("where is X called", "raised", "imported", "set", "who
+implements X") find the code that uses X that way? (not a test)
 
 Samples names defined exactly once in each index (by their short name, five letters or
 more) and asks ``Index.search`` where each is used, in the wordings of the use asked for
@@ -8,7 +8,9 @@ more) and asks ``Index.search`` where each is used, in the wordings of the use a
 - ``raise``: types named ``..Error``, ``..Exception``, ``..Failure`` or ``..Fault``;
 - ``import``: types, functions and constants;
 - ``assign``: fields set on an object (``self.x =``, ``this.x =``), sampled from the code
-  (fields are not definitions).
+  (fields are not definitions);
+- ``extend``: types (classes, interfaces, traits, protocols), asked for what derives
+  from them ("subclasses of X", "who implements X", "classes that extend X").
 No annotations: the answer key is every chunk, other than the definition's own, whose code
 lines (comments and triple-quoted strings aside) hold that use of the name as written
 (``sleuth.search.uses.use_matcher``). That is the same rule the ranking uses to tell the
@@ -57,6 +59,7 @@ WORDINGS = {
     "raise": ("where is {} raised", "who throws {}", "where is {} thrown"),
     "import": ("where is {} imported", "who imports {}", "imports of {}"),
     "assign": ("where is {} set", "who assigns {}", "assignments to {}"),
+    "extend": ("subclasses of {}", "who implements {}", "classes that extend {}"),
 }
 _ERROR_NAME = re.compile(r"(Error|Exception|Failure|Fault)$")
 _FIELD_SET = re.compile(r"\b(?:self|this)\s*(?:\.|->)\s*([A-Za-z_]\w{4,})\s*=(?![=>])")
@@ -121,6 +124,13 @@ NAMES: dict[str, Callable[[sqlite3.Connection], list[tuple[str, str, int]]]] = {
         ),
     ),
     "assign": _fields,
+    "extend": lambda con: _unique_definitions(
+        con,
+        lambda _, language, kind: (
+            language in CODE_LANGUAGES
+            and kind in ("class", "struct", "interface", "trait", "type", "protocol", "module")
+        ),
+    ),
 }
 
 

@@ -1378,6 +1378,40 @@ def test_questions_about_raising_or_setting_a_name_list_those_uses_first(
     assert classify("where is logging set up").uses_of is None
 
 
+def test_a_question_for_implementations_lists_the_types_deriving_from_the_name(
+    tmp_path: Path,
+) -> None:
+    """ "subclasses of Store" (who implements X, classes that extend X) asks for the types
+    that derive from it, in any language's form, before the code that only uses it and
+    the definition itself."""
+    root = _write(
+        tmp_path,
+        {
+            "store/base.py": "class Store:\n    def get(self, key):\n"
+            "        raise NotImplementedError\n",
+            "store/memory.py": "class MemoryStore(\n    Store,\n):\n    def get(self, key):\n"
+            "        return self.items[key]\n",
+            "web/disk.ts": "export class DiskStore\n  extends Cache\n  implements Store {\n"
+            "  get(key: string) { return read(key); }\n}\n",
+            "core/redis.rs": "impl<T: Codec> Store for RedisStore<T> {\n"
+            "    fn get(&self, key: &str) -> Value { self.conn.get(key) }\n}\n",
+            "app/use.py": "def open_store(kind) -> Store:\n    store: Store = pick(kind)\n"
+            "    return Store.wrap(store)\n",
+        },
+    )
+    index = Index(root)
+    derived = {"store/memory.py", "web/disk.ts", "core/redis.rs"}
+    for question in ("subclasses of Store", "who implements Store", "classes that extend Store"):
+        assert classify(question).use_kind == "extend", question
+        paths = [r.path for r in index.search(question, mode="lexical").results]
+        assert set(paths[:3]) == derived, (question, paths)
+        assert paths.index("app/use.py") < paths.index("store/base.py"), paths
+    # a verb inside the name asked about is not the question's verb
+    assert classify("who calls write_file").use_kind == "call"
+    assert classify("who implements Writer").use_kind == "extend"
+    assert classify("where is import_module called").use_kind == "call"
+
+
 def test_every_use_asked_for_comes_before_mere_mentions(tmp_path: Path) -> None:
     """A file's second raise of a name is still a raise: the same-file penalty orders
     the uses asked for among themselves, and does not sink one below another file's

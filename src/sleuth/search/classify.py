@@ -44,15 +44,20 @@ _CODE_PUNCTUATION = re.compile(r"[(){}<>=:;\[\]]")
 _NAME = r"[`'\"]?([^\W\d][\w.:#$]*?)(?:\(\))?[`'\"]?"
 #: A question for the places that use a name, not for its definition: "where is
 #: parse_config called", "who calls load_config", "usages of Index", "find references
-#: to retry", "where is TimeoutError raised", "where is timeout set". Its name is what
+#: to retry", "where is TimeoutError raised", "where is timeout set", "subclasses of
+#: Store", "who implements Store". Its name is what
 #: BM25 looks for; the definition itself ranks lower.
 _USES = re.compile(
     rf"(?:where\s+(?:is|are|does|do)\s+{_NAME}\s+(?:used|called|referenced|invoked|imported"
-    rf"|raised|thrown|set|assigned|written|modified|mutated)"
-    rf"|(?:who|what)\s+(?:calls|uses|imports|raises|throws|sets|assigns|writes|modifies"
-    rf"|mutates)\s+{_NAME}"
+    rf"|raised|thrown|set|assigned|written|modified|mutated|subclassed|extended|inherited)"
+    rf"|(?:who|what|which\s+(?:classes|types|structs))\s+(?:calls|uses|imports|raises"
+    rf"|throws|sets|assigns|writes|modifies|mutates|implements?|extends?|inherits?(?:\s+from)?"
+    rf"|subclass(?:es)?|derives?\s+from)\s+{_NAME}"
+    rf"|(?:classes|types)\s+(?:that\s+)?(?:implement(?:s|ing)?|extend(?:s|ing)?"
+    rf"|inherit(?:s|ing)?\s+from|deriv(?:e|es|ing)\s+from)\s+{_NAME}"
     rf"|(?:find\s+)?(?:all\s+)?(?:callers|usages|uses|references|call\s+sites|calls|imports"
-    rf"|assignments|writes)\s+(?:of|to)\s+{_NAME})\s*\??",
+    rf"|assignments|writes|implementations|implementers|implementors|subclasses|subtypes"
+    rf"|derived\s+(?:classes|types)|children)\s+(?:of|to)\s+{_NAME})\s*\??",
     re.I,
 )
 #: A question for what a function calls: "what does parse_config call", "which
@@ -68,6 +73,12 @@ _USE_KINDS = (
     ("import", re.compile(r"\bimport", re.I)),
     ("raise", re.compile(r"\b(rais|throw)", re.I)),
     ("assign", re.compile(r"\b(set|sets|assign\w*|writ\w*|modif\w*|mutat\w*)\b", re.I)),
+    (
+        "extend",
+        re.compile(
+            r"\b(implement\w*|extend\w*|inherit\w*|subclass\w*|subtypes|deriv\w*|children)\b", re.I
+        ),
+    ),
 )
 #: A question for a name's definition: "where is parse_config defined", "definition of
 #: Index": asked as the name alone would be.
@@ -145,7 +156,10 @@ def classify(query: str) -> QueryPlan:
         )
     uses = _USES.fullmatch(text)
     if uses is not None:
-        name = next(name for name in uses.groups() if name)
+        group = next(number for number, name in enumerate(uses.groups(), 1) if name)
+        name = uses.group(group)
+        # the verb, read with the name left out: "who calls write_file" asks for calls
+        verbs = text[: uses.start(group)] + " " + text[uses.end(group) :]
         terms = query_terms(name)
         if terms and terms[0] == name.lower():  # a use writes the whole name, not its parts
             terms = terms[:1]
@@ -160,7 +174,7 @@ def classify(query: str) -> QueryPlan:
             False,
             False,
             uses_of=name,
-            use_kind=next((kind for kind, verb in _USE_KINDS if verb.search(text)), "call"),
+            use_kind=next((kind for kind, verb in _USE_KINDS if verb.search(verbs)), "call"),
         )
     words = text.split(" ")
     declared = declared_name(text)

@@ -3,14 +3,15 @@
 BM25 answers "where is parse_config called" badly: the definition says the name most,
 and a call inside a long function sinks by length. A question about uses is a question
 of presence, so each candidate is scored by how it holds the name: the use asked for
-(a call; an import, a raise or throw, an assignment when the question asks for those),
+(a call; an import, a raise or throw, an assignment, a type deriving from it when the
+question asks for those),
 another mention, or only a word of it (``_classify`` for ``classify``: not a use).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from ..tokens import last_part, owner_of
 from .rank import COMMENT_LINE, IMPORT_LINE
@@ -25,7 +26,7 @@ def use_scores(name: str, texts: dict[int, str], kind: str = "call") -> dict[int
     """chunk id -> score, for the chunks whose text holds the name as a whole word: in
     its own case when any chunk does, else in any case (a name typed in lower case).
     Empty when no chunk holds it at all. ``kind`` is the use asked for: ``call``,
-    ``import``, ``raise`` or ``assign``."""
+    ``import``, ``raise``, ``assign`` or ``extend``."""
     bare = last_part(name)
     word = re.escape(bare)
     lowered = bare.lower()
@@ -105,11 +106,78 @@ def _assigns(word: str, flags: int) -> Callable[[str], bool]:
     return lambda text: assigned.search(text) is not None
 
 
+#: The start of a type's declaration: modifiers and annotations, then its keyword.
+_TYPE_START = re.compile(
+    r"(?m)^[ \t]*(?:[@\w.]+(?:\([^()\n]*\))?[ \t]+)*?"
+    r"(class|struct|interface|trait|object|record|enum|extension|protocol|actor|impl"
+    r"|instance|defimpl)\b"
+)
+#: A line that goes on with the head above it (``extends Base``, ``: Base``, ``, Other``).
+_HEAD_GOES_ON = re.compile(r"[ \t]*(?:extends|implements|with|:|,|<)")
+#: Where a type's head ends: its body opens, or it ends in ``;``.
+_HEAD_END = re.compile(r"[{;]|\bwhere\b")
+#: The name a head declares, and generic parameters written right after it.
+_DECLARED = re.compile(r"[ \t]*[\w$.]+(?:<(?:[^<>]|<[^<>]*>)*>)?")
+#: What a class or type derives from comes after one of these.
+_DERIVES_FROM = re.compile(r"\bextends\b|\bimplements\b|\bwith\b|:|\(|[ \t]<[ \t]")
+#: Ruby's mixins and Elixir's behaviours, written inside the type.
+_MIXED_IN = r"(?m)^[ \t]*(?:include|extend|prepend|@behaviour|use)[ \t]+(?:[\w$]+(?:\.|::))*"
+
+
+def _extends(word: str, flags: int) -> Callable[[str], bool]:
+    """A type that derives from the name: ``class Foo(Base)``, ``class Foo extends Base``,
+    ``implements Base``, ``class Foo : Base``, ``struct Foo: Base``, Ruby's ``class Foo <
+    Base``, Rust's ``impl Base for Foo``, Haskell's ``instance Base Foo``, Elixir's
+    ``defimpl Base, for: Foo``; a mixin (``include Base``, ``@behaviour Base``)."""
+    name = _whole_word(word, flags)
+    mixed_in = re.compile(rf"{_MIXED_IN}{word}(?![\w$])", flags)
+
+    def derives(text: str) -> bool:
+        if mixed_in.search(text):
+            return True
+        return any(_head_derives(keyword, head, name) for keyword, head in _type_heads(text))
+
+    return derives
+
+
+def _type_heads(text: str) -> Iterator[tuple[str, str]]:
+    """(keyword, the rest of its head) of each type declaration in ``text``: up to its
+    body, over the lines that go on with it (Java's ``extends`` on a line of its own,
+    Python's bases in brackets over several lines)."""
+    for start in _TYPE_START.finditer(text):
+        lines = text[start.end() :].split("\n", 6)[:6]
+        head: list[str] = []
+        depth = 0
+        for number, line in enumerate(lines):
+            end = _HEAD_END.search(line)
+            head.append(line[: end.start()] if end else line)
+            depth += line.count("(") - line.count(")")
+            if end or number + 1 == len(lines):
+                break
+            if depth <= 0 and not _HEAD_GOES_ON.match(lines[number + 1]):
+                break
+        yield start.group(1), " ".join(head)
+
+
+def _head_derives(keyword: str, head: str, name: re.Pattern[str]) -> bool:
+    if keyword == "impl":  # impl<T> Base<T> for Foo<T>
+        trait, found, _ = head.partition(" for ")
+        return bool(found) and name.search(trait) is not None
+    if keyword in ("instance", "defimpl"):  # instance (Show a) => Base (Foo a); defimpl Base, ..
+        first = re.match(r"\W*([\w$.]+)", head.rpartition("=>")[2])
+        return first is not None and name.fullmatch(first.group(1).rsplit(".", 1)[-1]) is not None
+    declared = _DECLARED.match(head)
+    rest = head[declared.end() :] if declared else head
+    marker = _DERIVES_FROM.search(rest)
+    return marker is not None and name.search(rest, marker.start()) is not None
+
+
 _ASKED_USE: dict[str, Callable[[str, int], Callable[[str], bool]]] = {
     "call": _calls,
     "import": _imports,
     "raise": _raises,
     "assign": _assigns,
+    "extend": _extends,
 }
 
 

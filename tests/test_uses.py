@@ -1,0 +1,61 @@
+"""What counts as the use a question asks for: the rules `search/uses.py` scores by."""
+
+from __future__ import annotations
+
+import pytest
+
+from sleuth.search.uses import code_lines, use_matcher
+
+#: (code, whether it declares a type deriving from ``Base``), one language form each.
+DERIVING = [
+    ("class Foo(Base):\n    pass", True),
+    ("class Foo(\n    mod.Base,\n    Other,\n):\n    pass", True),
+    ("class Foo:\n    base: Base = None", False),
+    ("class Base(Foo):\n    pass", False),
+    ("def f(x: Base):\n    return x", False),
+    ("public class Foo extends Base implements X {", True),
+    ("public final class Foo\n    extends Other\n    implements Base, X {\n  Base b;", True),
+    ("class Foo<T extends Base> {\n}", False),
+    ("export class Foo<T> extends Base<T> {", True),
+    ("interface Foo extends Base {", True),
+    ("enum Foo implements Base {", True),
+    ("record Point(int x) implements Base {", True),
+    ("class Foo : public Base {", True),
+    ("public sealed class Foo : Base, IDisposable", True),
+    ("data class Foo(val x: Int) : Base()", True),
+    ("object Foo extends Bar with Base", True),
+    ("struct Foo: Base, Codable {", True),
+    ("extension Foo: Base {", True),
+    ("class Foo < Base\n  def x; end\nend", True),
+    ("class Foo\n  include Base\nend", True),
+    ("impl<T> Base<T> for Foo<T> {", True),
+    ("impl Foo {\n    fn base(&self) -> Base {", False),
+    ("impl Base {", False),
+    ("instance (Show a) => Base (Foo a) where", True),
+    ("instance Other Base where", False),
+    ("defimpl Base, for: Foo do", True),
+    ("  @behaviour Base\n", True),
+    ("x = Base()\nfoo(Base)", False),
+    ("type Foo struct {\n    Base\n}", False),
+]
+
+
+@pytest.mark.parametrize(("code", "derives"), DERIVING)
+def test_a_type_deriving_from_the_name_is_told_from_other_mentions(
+    code: str, derives: bool
+) -> None:
+    assert use_matcher("Base", "extend")(code_lines(code)) is derives
+
+
+def test_each_kind_of_use_is_its_own() -> None:
+    """A call is no raise, an import no assignment: each kind matches its own form only."""
+    forms = {
+        "call": "result = retry(job)",
+        "raise": "raise RetryError(job)",
+        "import": "from app.jobs import Retry",
+        "assign": "self.retry = 3",
+    }
+    names = {"call": "retry", "raise": "RetryError", "import": "Retry", "assign": "retry"}
+    for kind, name in names.items():
+        matched = {form for form, text in forms.items() if use_matcher(name, kind)(text)}
+        assert matched == {kind}, (kind, matched)
