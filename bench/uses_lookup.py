@@ -10,7 +10,9 @@ more) and asks ``Index.search`` where each is used, in the wordings of the use a
 - ``assign``: fields set on an object (``self.x =``, ``this.x =``), sampled from the code
   (fields are not definitions);
 - ``extend``: types (classes, interfaces, traits, protocols), asked for what derives
-  from them ("subclasses of X", "who implements X", "classes that extend X").
+  from them ("subclasses of X", "who implements X", "classes that extend X");
+- ``tested``: the functions of ``call``, asked for their tests ("where is X tested",
+  "tests for X", "which tests cover X"); the key is the test chunks that call X.
 No annotations: the answer key is every chunk, other than the definition's own, whose code
 lines (comments and triple-quoted strings aside) hold that use of the name as written
 (``sleuth.search.uses.use_matcher``). That is the same rule the ranking uses to tell the
@@ -60,6 +62,7 @@ WORDINGS = {
     "import": ("where is {} imported", "who imports {}", "imports of {}"),
     "assign": ("where is {} set", "who assigns {}", "assignments to {}"),
     "extend": ("subclasses of {}", "who implements {}", "classes that extend {}"),
+    "tested": ("where is {} tested", "tests for {}", "which tests cover {}"),
 }
 _ERROR_NAME = re.compile(r"(Error|Exception|Failure|Fault)$")
 _FIELD_SET = re.compile(r"\b(?:self|this)\s*(?:\.|->)\s*([A-Za-z_]\w{4,})\s*=(?![=>])")
@@ -124,6 +127,7 @@ NAMES: dict[str, Callable[[sqlite3.Connection], list[tuple[str, str, int]]]] = {
         ),
     ),
     "assign": _fields,
+    "tested": lambda con: NAMES["call"](con),
     "extend": lambda con: _unique_definitions(
         con,
         lambda _, language, kind: (
@@ -136,17 +140,18 @@ NAMES: dict[str, Callable[[sqlite3.Connection], list[tuple[str, str, int]]]] = {
 
 def _users(con: sqlite3.Connection, name: str, path: str, line: int, kind: str) -> list[Span]:
     """The chunks that use ``name`` as ``kind`` asks, but for the one defining it."""
-    used = use_matcher(name, kind)
+    used = use_matcher(name, "call" if kind == "tested" else kind)
     rows = con.execute(
         "SELECT f.path, f.language, c.start_line, c.end_line, c.text FROM chunks c"
         " JOIN files f ON f.id = c.file_id WHERE instr(c.text, ?) > 0",
         (name,),
     ).fetchall()
-    return [
+    users = [
         Span(where, start, end, category_of(where, language))
         for where, language, start, end, text in rows
         if not (where == path and start <= line <= end) and used(code_lines(text))
     ]
+    return [u for u in users if u.category == "tests"] if kind == "tested" else users
 
 
 def main() -> None:

@@ -1406,10 +1406,57 @@ def test_a_question_for_implementations_lists_the_types_deriving_from_the_name(
         paths = [r.path for r in index.search(question, mode="lexical").results]
         assert set(paths[:3]) == derived, (question, paths)
         assert paths.index("app/use.py") < paths.index("store/base.py"), paths
+    # a function or method is implemented by its definitions: asked for as its name
+    assert classify("implementations of get").text == "get"
+    kinds = {r.kind for r in index.search("implementations of get", mode="lexical").results[:3]}
+    assert kinds == {"method"}, kinds
     # a verb inside the name asked about is not the question's verb
     assert classify("who calls write_file").use_kind == "call"
     assert classify("who implements Writer").use_kind == "extend"
     assert classify("where is import_module called").use_kind == "call"
+
+
+def test_a_question_about_a_names_tests_lists_the_tests_that_use_it(tmp_path: Path) -> None:
+    """ "where is retry_upload tested" (tests for X, which tests cover X) asks for the
+    tests that call it, then those that name it, before source code that calls it and
+    the definition. A plain word is a name when the index defines it ("tests for
+    backoff"); when no test names it, the answer says so."""
+    root = _write(
+        tmp_path,
+        {
+            "app/upload.py": "def retry_upload(job):\n    return send(job)\n\n\n"
+            "def backoff(n):\n    return 2 ** n\n\n\ndef log_done(job):\n    return job\n",
+            "app/worker.py": "def handle(job):\n    sleep(backoff(3))\n"
+            "    return log_done(retry_upload(job))\n",
+            "tests/test_upload.py": "def test_retry_sends_again():\n"
+            "    assert retry_upload(Job(1)) is not None\n\n\n"
+            "def test_backoff_doubles():\n    assert backoff(2) == 4\n",
+            "tests/test_registry.py": "def test_handlers_are_registered():\n"
+            "    assert HANDLERS['retry'] is retry_upload\n",
+            "tests/test_worker.py": "def test_handle_finishes():\n    assert handle(Job(2))\n",
+        },
+    )
+    index = Index(root)
+    for question in (
+        "where is retry_upload tested",
+        "tests for retry_upload",
+        "which tests cover retry_upload",
+    ):
+        assert classify(question).use_kind == "test", question
+        paths = [r.path for r in index.search(question, mode="lexical").results]
+        assert paths[:2] == ["tests/test_upload.py", "tests/test_registry.py"], (question, paths)
+        assert "tests/test_worker.py" not in paths, paths
+        assert paths.index("app/worker.py") < paths.index("app/upload.py"), paths
+    # a plain word: a subject in words, unless the index defines a name so
+    assert classify("tests for backoff").uses_of is None
+    assert classify("tests for backoff").tested_word == "backoff"
+    first = index.search("tests for backoff", mode="lexical").results[0]
+    assert (first.path, first.symbol) == ("tests/test_upload.py", "test_backoff_doubles")
+    answer = index.search("tests for handle", mode="lexical")
+    assert answer.results[0].path == "tests/test_worker.py"
+    untested = index.search("where is log_done tested", mode="lexical")
+    assert untested.notices == ["no test names log_done: these are its other uses"]
+    assert untested.results[0].path == "app/worker.py"
 
 
 def test_every_use_asked_for_comes_before_mere_mentions(tmp_path: Path) -> None:

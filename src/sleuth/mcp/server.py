@@ -199,7 +199,8 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
                 "the code that uses the name, the definition last; "
                 '"where is X imported", its imports first; "where is X raised" and '
                 '"where is X set", the code raising it or assigning it; "subclasses of X" '
-                '("who implements X"), the types deriving from it; "what does X '
+                '("who implements X"), the types deriving from it; "where is X tested", '
+                'the tests that use it; "what does X '
                 'call", the definitions X calls, in order. '
                 'Example: "symbol:Config kind:class lang:python path:src/** retry backoff".',
             ),

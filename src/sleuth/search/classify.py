@@ -7,13 +7,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..languages import EXTENSIONS
-from ..tokens import identifiers_in, query_terms
+from ..tokens import identifiers_in, last_part, query_terms
 
 #: A query asks for test code when tests are its object ("tests for retry", "unit tests",
 #: "where is parse tested"), not when it is about testing ("how test files are run" in a
 #: test runner's repository, where every query says "test").
 _TEST_WORDS = re.compile(
-    r"\b(tests?|specs?)\s+(for|of|on|covering|that|which)\b|\b(unit|integration|e2e|"
+    r"\b(tests?|specs?)\s+(for|of|on|covering|covers?|that|which)\b|\b(unit|integration|e2e|"
     r"regression|end-to-end)[ -]tests?\b|\btest (cases?|coverage)\b|\btested\b"
     r"|\bfixtures?\b|^\s*(tests|specs)\b|\b(tests|specs)\s*$",
     re.I,
@@ -45,7 +45,8 @@ _NAME = r"[`'\"]?([^\W\d][\w.:#$]*?)(?:\(\))?[`'\"]?"
 #: A question for the places that use a name, not for its definition: "where is
 #: parse_config called", "who calls load_config", "usages of Index", "find references
 #: to retry", "where is TimeoutError raised", "where is timeout set", "subclasses of
-#: Store", "who implements Store". Its name is what
+#: Store", "who implements Store", "where is retry tested" (the tests that use it). Its
+#: name is what
 #: BM25 looks for; the definition itself ranks lower.
 _USES = re.compile(
     rf"(?:where\s+(?:is|are|does|do)\s+{_NAME}\s+(?:used|called|referenced|invoked|imported"
@@ -55,6 +56,10 @@ _USES = re.compile(
     rf"|subclass(?:es)?|derives?\s+from)\s+{_NAME}"
     rf"|(?:classes|types)\s+(?:that\s+)?(?:implement(?:s|ing)?|extend(?:s|ing)?"
     rf"|inherit(?:s|ing)?\s+from|deriv(?:e|es|ing)\s+from)\s+{_NAME}"
+    rf"|(?:where|how)\s+(?:is|are)\s+{_NAME}\s+tested"
+    rf"|(?:which|what)\s+(?:unit\s+)?tests?\s+(?:cover|call|use|exercise|check|test)s?\s+{_NAME}"
+    rf"|(?:find\s+)?(?:the\s+|all\s+)?(?:unit\s+)?tests?\s+(?:for|of|covering|that\s+(?:cover"
+    rf"|call|use|exercise|check)s?)\s+{_NAME}"
     rf"|(?:find\s+)?(?:all\s+)?(?:callers|usages|uses|references|call\s+sites|calls|imports"
     rf"|assignments|writes|implementations|implementers|implementors|subclasses|subtypes"
     rf"|derived\s+(?:classes|types)|children)\s+(?:of|to)\s+{_NAME})\s*\??",
@@ -70,6 +75,7 @@ _CALLEES = re.compile(
 )
 #: Which use a question about uses asks for, by its verb (else calls and mentions).
 _USE_KINDS = (
+    ("test", re.compile(r"\btest", re.I)),
     ("import", re.compile(r"\bimport", re.I)),
     ("raise", re.compile(r"\b(rais|throw)", re.I)),
     ("assign", re.compile(r"\b(set|sets|assign\w*|writ\w*|modif\w*|mutat\w*)\b", re.I)),
@@ -87,6 +93,14 @@ _DEFINED = re.compile(
     rf"|(?:find\s+)?(?:the\s+)?(?:definition|declaration)\s+of\s+{_NAME})\s*\??",
     re.I,
 )
+
+
+def _written_as_name(uses: re.Match[str], group: int) -> bool:
+    """Whether a question about tests names code: "tests for parse_config", "tests for
+    Writer", "tests for `retry`"; "tests for caching" asks about a subject in words."""
+    name = uses.group(group)
+    quoted = uses.string[uses.start(group) - 1 : uses.start(group)] in ("`", "'", '"')
+    return bool(identifiers_in(name)) or name[:1].isupper() or quoted
 
 
 @dataclass(frozen=True)
@@ -110,10 +124,14 @@ class QueryPlan:
     uses_of: str | None = None
     #: ... and which uses: "call" (calls first, then other mentions), "import" ("where is
     #: Config imported"), "raise" ("where is TimeoutError raised"), "assign" ("where is
-    #: timeout set")
+    #: timeout set"), "extend" ("subclasses of Store"), "test" ("tests for retry": the
+    #: tests that name it, those calling it first)
     use_kind: str = "call"
     #: the name whose callees the query asks for ("what does parse_config call")
     callees_of: str | None = None
+    #: a plain word a question about tests names ("tests for caching"): a subject in
+    #: words, unless the index defines a name so (``tests_of``)
+    tested_word: str | None = None
 
     @property
     def exact_names(self) -> frozenset[str]:
@@ -155,27 +173,16 @@ def classify(query: str) -> QueryPlan:
             text, terms, "identifier", [name], lexical, semantic, False, False, callees_of=name
         )
     uses = _USES.fullmatch(text)
-    if uses is not None:
-        group = next(number for number, name in enumerate(uses.groups(), 1) if name)
-        name = uses.group(group)
-        # the verb, read with the name left out: "who calls write_file" asks for calls
-        verbs = text[: uses.start(group)] + " " + text[uses.end(group) :]
-        terms = query_terms(name)
-        if terms and terms[0] == name.lower():  # a use writes the whole name, not its parts
-            terms = terms[:1]
-        lexical, semantic = WEIGHTS["identifier"]
-        return QueryPlan(
-            text,
-            terms,
-            "identifier",
-            [name],
-            lexical,
-            semantic,
-            False,
-            False,
-            uses_of=name,
-            use_kind=next((kind for kind, verb in _USE_KINDS if verb.search(verbs)), "call"),
-        )
+    group = next((n for n, name in enumerate(uses.groups(), 1) if name), 0) if uses else 0
+    # the verb, read with the name left out: "who calls write_file" asks for calls
+    verbs = text[: uses.start(group)] + " " + text[uses.end(group) :] if uses else ""
+    use_kind = next((kind for kind, verb in _USE_KINDS if verb.search(verbs)), "call")
+    if uses is not None and use_kind == "extend" and last_part(uses.group(group))[:1].islower():
+        # "implementations of handle_request": a function or method is implemented by
+        # its definitions, not derived from (types are capitalised)
+        return classify(uses.group(group))
+    if uses is not None and (use_kind != "test" or _written_as_name(uses, group)):
+        return _uses_plan(text, uses.group(group), use_kind)
     words = text.split(" ")
     declared = declared_name(text)
     identifiers = [declared] if declared else identifiers_in(text)
@@ -201,7 +208,27 @@ def classify(query: str) -> QueryPlan:
         named_files(text),
         named_lines(text),
         "\n" in query.strip(),
+        tested_word=uses.group(group) if uses is not None and use_kind == "test" else None,
     )
+
+
+def _uses_plan(text: str, name: str, use_kind: str) -> QueryPlan:
+    terms = query_terms(name)
+    if terms and terms[0] == name.lower():  # a use writes the whole name, not its parts
+        terms = terms[:1]
+    lexical, semantic = WEIGHTS["identifier"]
+    wants_tests = use_kind == "test"
+    return QueryPlan(
+        text, terms, "identifier", [name], lexical, semantic, wants_tests, False,
+        uses_of=name, use_kind=use_kind,
+    )  # fmt: skip
+
+
+def tests_of(plan: QueryPlan) -> QueryPlan:
+    """The plan of a question about the tests of ``plan.tested_word``, once the index
+    shows the word is a name it defines ("tests for sleep" where ``sleep`` is a function)."""
+    assert plan.tested_word is not None
+    return _uses_plan(plan.text, plan.tested_word, "test")
 
 
 def declared_name(text: str) -> str | None:

@@ -26,7 +26,7 @@ def use_scores(name: str, texts: dict[int, str], kind: str = "call") -> dict[int
     """chunk id -> score, for the chunks whose text holds the name as a whole word: in
     its own case when any chunk does, else in any case (a name typed in lower case).
     Empty when no chunk holds it at all. ``kind`` is the use asked for: ``call``,
-    ``import``, ``raise``, ``assign`` or ``extend``."""
+    ``import``, ``raise``, ``assign``, ``extend`` or ``test`` (calls, in tests)."""
     bare = last_part(name)
     word = re.escape(bare)
     lowered = bare.lower()
@@ -178,6 +178,7 @@ _ASKED_USE: dict[str, Callable[[str, int], Callable[[str], bool]]] = {
     "raise": _raises,
     "assign": _assigns,
     "extend": _extends,
+    "test": _calls,  # the tests that call it; the ranking keeps tests first
 }
 
 

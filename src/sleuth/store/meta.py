@@ -523,6 +523,16 @@ class MetaStore:
                 out[name.lower()] = [DefinitionSpan(*row) for row in own]
         return out
 
+    def defines_name(self, name: str) -> bool:
+        """Whether any definition is named ``name``, alone or after its owner
+        (``Timer.sleep``, ``M:sleep``), in any ASCII case."""
+        found = self.db.execute(
+            "SELECT 1 FROM definitions WHERE name = ? COLLATE NOCASE"
+            " OR name LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\' LIMIT 1",
+            (name, f"%.{escape_like(name)}", f"%:{escape_like(name)}"),
+        ).fetchone()
+        return found is not None
+
     def reexport_chunks(self, names: list[str], limit: int = 10) -> list[int]:
         """Chunks holding a re-export of a name the tree defines nowhere else (as
         ``find_definitions`` answers it): the block of ``pub use`` lines that names it."""
