@@ -12,7 +12,10 @@ more) and asks ``Index.search`` where each is used, in the wordings of the use a
 - ``extend``: types (classes, interfaces, traits, protocols), asked for what derives
   from them ("subclasses of X", "who implements X", "classes that extend X");
 - ``tested``: the functions of ``call``, asked for their tests ("where is X tested",
-  "tests for X", "which tests cover X"); the key is the test chunks that call X.
+  "tests for X", "which tests cover X"); the key is the test chunks that call X;
+- ``documented``: the names of ``import`` and ``call``, asked for their documentation
+  ("where is X documented", "docs for X", "which docs mention X"); the key is the
+  documentation chunks that name X.
 No annotations: the answer key is every chunk, other than the definition's own, whose code
 lines (comments and triple-quoted strings aside) hold that use of the name as written
 (``sleuth.search.uses.use_matcher``). That is the same rule the ranking uses to tell the
@@ -63,6 +66,7 @@ WORDINGS = {
     "assign": ("where is {} set", "who assigns {}", "assignments to {}"),
     "extend": ("subclasses of {}", "who implements {}", "classes that extend {}"),
     "tested": ("where is {} tested", "tests for {}", "which tests cover {}"),
+    "documented": ("where is {} documented", "docs for {}", "which docs mention {}"),
 }
 _ERROR_NAME = re.compile(r"(Error|Exception|Failure|Fault)$")
 _FIELD_SET = re.compile(r"\b(?:self|this)\s*(?:\.|->)\s*([A-Za-z_]\w{4,})\s*=(?![=>])")
@@ -128,6 +132,7 @@ NAMES: dict[str, Callable[[sqlite3.Connection], list[tuple[str, str, int]]]] = {
     ),
     "assign": _fields,
     "tested": lambda con: NAMES["call"](con),
+    "documented": lambda con: NAMES["import"](con) + NAMES["call"](con),
     "extend": lambda con: _unique_definitions(
         con,
         lambda _, language, kind: (
@@ -140,7 +145,12 @@ NAMES: dict[str, Callable[[sqlite3.Connection], list[tuple[str, str, int]]]] = {
 
 def _users(con: sqlite3.Connection, name: str, path: str, line: int, kind: str) -> list[Span]:
     """The chunks that use ``name`` as ``kind`` asks, but for the one defining it."""
-    used = use_matcher(name, "call" if kind == "tested" else kind)
+    if kind == "documented":  # prose is read whole, for the name as a whole word
+        used = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])").search
+        read = str
+    else:
+        used = use_matcher(name, "call" if kind == "tested" else kind)
+        read = code_lines
     rows = con.execute(
         "SELECT f.path, f.language, c.start_line, c.end_line, c.text FROM chunks c"
         " JOIN files f ON f.id = c.file_id WHERE instr(c.text, ?) > 0",
@@ -149,9 +159,10 @@ def _users(con: sqlite3.Connection, name: str, path: str, line: int, kind: str) 
     users = [
         Span(where, start, end, category_of(where, language))
         for where, language, start, end, text in rows
-        if not (where == path and start <= line <= end) and used(code_lines(text))
+        if not (where == path and start <= line <= end) and used(read(text))
     ]
-    return [u for u in users if u.category == "tests"] if kind == "tested" else users
+    place = {"tested": "tests", "documented": "docs"}.get(kind)
+    return [u for u in users if u.category == place] if place else users
 
 
 def main() -> None:

@@ -1449,7 +1449,7 @@ def test_a_question_about_a_names_tests_lists_the_tests_that_use_it(tmp_path: Pa
         assert paths.index("app/worker.py") < paths.index("app/upload.py"), paths
     # a plain word: a subject in words, unless the index defines a name so
     assert classify("tests for backoff").uses_of is None
-    assert classify("tests for backoff").tested_word == "backoff"
+    assert classify("tests for backoff").named_word == ("backoff", "test")
     first = index.search("tests for backoff", mode="lexical").results[0]
     assert (first.path, first.symbol) == ("tests/test_upload.py", "test_backoff_doubles")
     answer = index.search("tests for handle", mode="lexical")
@@ -1457,6 +1457,39 @@ def test_a_question_about_a_names_tests_lists_the_tests_that_use_it(tmp_path: Pa
     untested = index.search("where is log_done tested", mode="lexical")
     assert untested.notices == ["no test names log_done: these are its other uses"]
     assert untested.results[0].path == "app/worker.py"
+
+
+def test_a_question_about_a_names_docs_lists_the_documentation_naming_it(
+    tmp_path: Path,
+) -> None:
+    """ "where is retry_upload documented" (docs for X, which docs mention X) asks for
+    the documentation that names it, headings and list items included, before the code
+    that calls it; a plain word is a subject in words unless the index defines it."""
+    root = _write(
+        tmp_path,
+        {
+            "app/upload.py": "def retry_upload(job):\n    return send(job)\n",
+            "app/worker.py": "def handle(job):\n    return retry_upload(job)\n",
+            "docs/uploads.md": "# Uploads\n\nFailed uploads are sent again.\n\n"
+            "## retry_upload\n\n- `retry_upload` waits longer after each failure.\n",
+            "docs/other.md": "# Workers\n\nWorkers take jobs from the queue.\n",
+        },
+    )
+    index = Index(root)
+    for question in (
+        "where is retry_upload documented",
+        "docs for retry_upload",
+        "which docs mention retry_upload",
+    ):
+        assert classify(question).use_kind == "doc", question
+        paths = [r.path for r in index.search(question, mode="lexical").results]
+        assert paths[0] == "docs/uploads.md", (question, paths)
+        assert "docs/other.md" not in paths, paths
+        assert paths.index("app/worker.py") < paths.index("app/upload.py"), paths
+    assert classify("documentation for caching").uses_of is None
+    assert classify("docs for handle").named_word == ("handle", "doc")
+    missing = index.search("docs for handle", mode="lexical")
+    assert missing.notices == ["no documentation names handle: these are its other uses"]
 
 
 def test_every_use_asked_for_comes_before_mere_mentions(tmp_path: Path) -> None:

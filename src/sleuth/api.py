@@ -33,7 +33,7 @@ from .handles import Expansion, Handle, HandleRef, one_line, parse_target
 from .indexer import Indexer, Progress, UpdateReport, _quiet
 from .prepare import content_hash
 from .results import Result, SearchResponse, other_hit_text, percent
-from .search.classify import QueryPlan, classify, tests_of
+from .search.classify import QueryPlan, as_name, classify
 from .search.engine import VectorSide
 from .search.engine import search as run_search
 from .search.filters import Filters, category_of
@@ -489,8 +489,8 @@ class Index:
         meta = self._open()
         assert self._lexical is not None and self._vectors is not None
         with meta.lock:  # its reads share the connection with other threads' snapshots
-            if plan.tested_word and meta.defines_name(plan.tested_word):
-                plan = tests_of(plan)
+            if plan.named_word and meta.defines_name(plan.named_word[0]):
+                plan = as_name(plan)
             respelled = respell(plan, meta, self._lexical.occurs)
         if respelled is not None:
             asked, plan = plan.text, respelled.plan

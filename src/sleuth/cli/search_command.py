@@ -63,7 +63,8 @@ EPILOG = (
     " 'where is Config imported', its imports; 'where is TimeoutError raised', the code"
     " raising it; 'where is timeout set', its assignments; 'subclasses of Store' (who"
     " implements X), the types deriving from it; 'where is retry tested', the tests"
-    " that use it; 'what does handle call', the"
+    " that use it; 'docs for Config', the documentation naming it; 'what does handle"
+    " call', the"
     " definitions it calls. Example: sleuth search"
     " 'symbol:Config kind:class path:src/** retry backoff'."
 )

@@ -200,7 +200,7 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
                 '"where is X imported", its imports first; "where is X raised" and '
                 '"where is X set", the code raising it or assigning it; "subclasses of X" '
                 '("who implements X"), the types deriving from it; "where is X tested", '
-                'the tests that use it; "what does X '
+                'the tests that use it; "docs for X", the documentation naming it; "what does X '
                 'call", the definitions X calls, in order. '
                 'Example: "symbol:Config kind:class lang:python path:src/** retry backoff".',
             ),

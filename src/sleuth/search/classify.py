@@ -56,7 +56,10 @@ _USES = re.compile(
     rf"|subclass(?:es)?|derives?\s+from)\s+{_NAME}"
     rf"|(?:classes|types)\s+(?:that\s+)?(?:implement(?:s|ing)?|extend(?:s|ing)?"
     rf"|inherit(?:s|ing)?\s+from|deriv(?:e|es|ing)\s+from)\s+{_NAME}"
-    rf"|(?:where|how)\s+(?:is|are)\s+{_NAME}\s+tested"
+    rf"|(?:where|how)\s+(?:is|are)\s+{_NAME}\s+(?:tested|documented|described|explained)"
+    rf"|(?:find\s+)?(?:the\s+)?(?:docs?|documentation)\s+(?:for|of|on|about)\s+{_NAME}"
+    rf"|(?:which|what)\s+(?:docs?|documentation|pages?)\s+(?:mention|describe|explain"
+    rf"|document)s?\s+{_NAME}"
     rf"|(?:which|what)\s+(?:unit\s+)?tests?\s+(?:cover|call|use|exercise|check|test)s?\s+{_NAME}"
     rf"|(?:find\s+)?(?:the\s+|all\s+)?(?:unit\s+)?tests?\s+(?:for|of|covering|that\s+(?:cover"
     rf"|call|use|exercise|check)s?)\s+{_NAME}"
@@ -76,6 +79,7 @@ _CALLEES = re.compile(
 #: Which use a question about uses asks for, by its verb (else calls and mentions).
 _USE_KINDS = (
     ("test", re.compile(r"\btest", re.I)),
+    ("doc", re.compile(r"\b(docs?|document\w*|describ\w*|explain\w*|pages?)\b", re.I)),
     ("import", re.compile(r"\bimport", re.I)),
     ("raise", re.compile(r"\b(rais|throw)", re.I)),
     ("assign", re.compile(r"\b(set|sets|assign\w*|writ\w*|modif\w*|mutat\w*)\b", re.I)),
@@ -96,8 +100,9 @@ _DEFINED = re.compile(
 
 
 def _written_as_name(uses: re.Match[str], group: int) -> bool:
-    """Whether a question about tests names code: "tests for parse_config", "tests for
-    Writer", "tests for `retry`"; "tests for caching" asks about a subject in words."""
+    """Whether a question about tests or docs names code: "tests for parse_config",
+    "tests for Writer", "docs for `retry`"; "tests for caching" asks about a subject in
+    words."""
     name = uses.group(group)
     quoted = uses.string[uses.start(group) - 1 : uses.start(group)] in ("`", "'", '"')
     return bool(identifiers_in(name)) or name[:1].isupper() or quoted
@@ -125,13 +130,14 @@ class QueryPlan:
     #: ... and which uses: "call" (calls first, then other mentions), "import" ("where is
     #: Config imported"), "raise" ("where is TimeoutError raised"), "assign" ("where is
     #: timeout set"), "extend" ("subclasses of Store"), "test" ("tests for retry": the
-    #: tests that name it, those calling it first)
+    #: tests that name it, those calling it first), "doc" ("docs for retry": the
+    #: documentation that names it)
     use_kind: str = "call"
     #: the name whose callees the query asks for ("what does parse_config call")
     callees_of: str | None = None
-    #: a plain word a question about tests names ("tests for caching"): a subject in
-    #: words, unless the index defines a name so (``tests_of``)
-    tested_word: str | None = None
+    #: a plain word a question about tests or docs names ("tests for caching"), and the
+    #: use kind: a subject in words, unless the index defines a name so (``as_name``)
+    named_word: tuple[str, str] | None = None
 
     @property
     def exact_names(self) -> frozenset[str]:
@@ -181,7 +187,8 @@ def classify(query: str) -> QueryPlan:
         # "implementations of handle_request": a function or method is implemented by
         # its definitions, not derived from (types are capitalised)
         return classify(uses.group(group))
-    if uses is not None and (use_kind != "test" or _written_as_name(uses, group)):
+    in_words = use_kind in ("test", "doc") and not _written_as_name(uses, group) if uses else False
+    if uses is not None and not in_words:
         return _uses_plan(text, uses.group(group), use_kind)
     words = text.split(" ")
     declared = declared_name(text)
@@ -208,7 +215,7 @@ def classify(query: str) -> QueryPlan:
         named_files(text),
         named_lines(text),
         "\n" in query.strip(),
-        tested_word=uses.group(group) if uses is not None and use_kind == "test" else None,
+        named_word=(uses.group(group), use_kind) if uses is not None and in_words else None,
     )
 
 
@@ -217,18 +224,18 @@ def _uses_plan(text: str, name: str, use_kind: str) -> QueryPlan:
     if terms and terms[0] == name.lower():  # a use writes the whole name, not its parts
         terms = terms[:1]
     lexical, semantic = WEIGHTS["identifier"]
-    wants_tests = use_kind == "test"
+    wants_tests, wants_docs = use_kind == "test", use_kind == "doc"
     return QueryPlan(
-        text, terms, "identifier", [name], lexical, semantic, wants_tests, False,
+        text, terms, "identifier", [name], lexical, semantic, wants_tests, wants_docs,
         uses_of=name, use_kind=use_kind,
     )  # fmt: skip
 
 
-def tests_of(plan: QueryPlan) -> QueryPlan:
-    """The plan of a question about the tests of ``plan.tested_word``, once the index
-    shows the word is a name it defines ("tests for sleep" where ``sleep`` is a function)."""
-    assert plan.tested_word is not None
-    return _uses_plan(plan.text, plan.tested_word, "test")
+def as_name(plan: QueryPlan) -> QueryPlan:
+    """The plan of a question about the tests or docs of ``plan.named_word``, once the
+    index shows the word is a name it defines ("tests for sleep", ``sleep`` a function)."""
+    assert plan.named_word is not None
+    return _uses_plan(plan.text, *plan.named_word)
 
 
 def declared_name(text: str) -> str | None:

@@ -162,8 +162,10 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     apply_verbatim(plan, scored, meta.chunks_holding)
     lead_with_heads(scored)
     kept = merge_and_cut(scored, k, evidence=not plan.uses_of, first=_use_first(plan, holders))
-    if plan.use_kind == "test" and holders and not any(_in_tests(item) for item in scored):
-        response.notices.append(f"no test names {plan.uses_of}: these are its other uses")
+    place = _PLACES.get(plan.use_kind)
+    if place and holders and not any(chunk_category(item.row) == place for item in scored):
+        what = "test" if place == "tests" else "documentation"
+        response.notices.append(f"no {what} names {plan.uses_of}: these are its other uses")
     others = further_hits(scored, kept)
     texts = meta.texts([item.row.id for item in kept])
     for item, other in zip(kept, others, strict=True):
@@ -195,18 +197,20 @@ def _use_first(plan: QueryPlan, holders: dict[int, float]) -> Callable[[Scored],
     use asked for. A definition's own line reads as a call (``def retry(``, ``void
     retry(``), so for calls the chunk defining the name is not among them; an assignment
     that defines it (``inst.check = ..``) is an assignment all the same. A question
-    about tests puts every test that names it first."""
+    about tests (or docs) puts every test (doc) that names it first."""
     if not holders:
         return None
+    if plan.use_kind == "doc":  # every doc that names it, a section titled so first
+        return lambda item: chunk_category(item.row) == "docs"
     if plan.use_kind == "test":  # every test that names it, those calling it first
-        return lambda item: _in_tests(item) and not item.defines_used
+        return lambda item: chunk_category(item.row) == "tests" and not item.defines_used
     if plan.use_kind == "call":
         return lambda item: item.lexical >= ASKED and not item.defines_used
     return lambda item: item.lexical >= ASKED
 
 
-def _in_tests(item: Scored) -> bool:
-    return chunk_category(item.row) == "tests"
+#: The questions about where a name is tested or documented, and where their answers are.
+_PLACES = {"test": "tests", "doc": "docs"}
 
 
 def _callees(job: _Search, response: SearchResponse) -> SearchResponse:

@@ -289,7 +289,8 @@ def apply_priors(
         factor = 1.0
         category = chunk_category(row)
         defines = item.defines = _defines(row, names, definitions) if names else 0
-        if defines and plan.uses_of:
+        # (a section of documentation titled with the name documents it: no use to lower)
+        if defines and plan.uses_of and not (plan.use_kind == "doc" and category == "docs"):
             factor *= PRIORS["used_name_defined"]
             item.defines = 0  # its pieces are not asked for either
             item.defines_used = True

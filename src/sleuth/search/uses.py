@@ -31,9 +31,9 @@ def use_scores(name: str, texts: dict[int, str], kind: str = "call") -> dict[int
     word = re.escape(bare)
     lowered = bare.lower()
     # the cheap substring test first: most BM25 candidates hold only a part of the name
-    texts = {
-        chunk_id: code_lines(text) for chunk_id, text in texts.items() if lowered in text.lower()
-    }
+    # (prose is read whole: its headings and list items are no comment lines)
+    read = (lambda text: text) if kind == "doc" else code_lines
+    texts = {chunk_id: read(text) for chunk_id, text in texts.items() if lowered in text.lower()}
     for flags in (0, re.I):
         mention = _whole_word(word, flags)
         asked = use_matcher(name, kind, flags)
@@ -179,7 +179,13 @@ _ASKED_USE: dict[str, Callable[[str, int], Callable[[str], bool]]] = {
     "assign": _assigns,
     "extend": _extends,
     "test": _calls,  # the tests that call it; the ranking keeps tests first
+    "doc": lambda word, flags: _mentions(word, flags),  # the ranking keeps docs first
 }
+
+
+def _mentions(word: str, flags: int) -> Callable[[str], bool]:
+    mention = _whole_word(word, flags)
+    return lambda text: mention.search(text) is not None
 
 
 def imports_name(text: str, mention: re.Pattern[str]) -> bool:
