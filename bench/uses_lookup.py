@@ -6,6 +6,8 @@ more) and asks ``Index.search`` where each is used, in the wordings of the use a
 (``--kind``):
 - ``call``: functions and methods, in languages whose calls are written ``name(``;
 - ``raise``: types named ``..Error``, ``..Exception``, ``..Failure`` or ``..Fault``;
+- ``catch``: the types of ``raise``, asked for their handlers ("where is X caught",
+  "who catches X", "handlers of X");
 - ``import``: types, functions and constants;
 - ``assign``: fields set on an object (``self.x =``, ``this.x =``), sampled from the code
   (fields are not definitions);
@@ -62,6 +64,7 @@ CODE_LANGUAGES = frozenset(GRAMMARS) - DOC_LANGUAGES
 WORDINGS = {
     "call": ("where is {} called", "who calls {}", "usages of {}"),
     "raise": ("where is {} raised", "who throws {}", "where is {} thrown"),
+    "catch": ("where is {} caught", "who catches {}", "handlers of {}"),
     "import": ("where is {} imported", "who imports {}", "imports of {}"),
     "assign": ("where is {} set", "who assigns {}", "assignments to {}"),
     "extend": ("subclasses of {}", "who implements {}", "classes that extend {}"),
@@ -131,6 +134,7 @@ NAMES: dict[str, Callable[[sqlite3.Connection], list[tuple[str, str, int]]]] = {
         ),
     ),
     "assign": _fields,
+    "catch": lambda con: NAMES["raise"](con),
     "tested": lambda con: NAMES["call"](con),
     "documented": lambda con: NAMES["import"](con) + NAMES["call"](con),
     "extend": lambda con: _unique_definitions(

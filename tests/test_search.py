@@ -1370,6 +1370,11 @@ def test_questions_about_raising_or_setting_a_name_list_those_uses_first(
         paths = [r.path for r in index.search(question, mode="lexical").results]
         assert set(paths[:2]) == {"net/client.py", "web/api.ts"}, (question, paths)
         assert paths.index("net/retry.py") < paths.index("net/errors.py"), paths
+    for question in ("who catches TimeoutError", "where is TimeoutError handled"):
+        assert classify(question).use_kind == "catch", question
+        paths = [r.path for r in index.search(question, mode="lexical").results]
+        assert paths[0] == "net/retry.py", (question, paths)
+        assert paths.index("net/client.py") < paths.index("net/errors.py"), paths
     for question in ("where is timeout set", "who assigns timeout"):
         assert classify(question).use_kind == "assign", question
         paths = [r.path for r in index.search(question, mode="lexical").results]

@@ -47,15 +47,46 @@ def test_a_type_deriving_from_the_name_is_told_from_other_mentions(
     assert use_matcher("Base", "extend")(code_lines(code)) is derives
 
 
+#: (code, whether it handles ``TimeoutError``), one language form each.
+CATCHING = [
+    ("try:\n    x()\nexcept TimeoutError:\n    pass", True),
+    ("try:\n    x()\nexcept (OSError, TimeoutError) as e:\n    pass", True),
+    ("} catch (final TimeoutError | IOException e) {", True),
+    ("} catch (e: TimeoutError) {", True),
+    ("} catch let error as TimeoutError {", True),
+    ("} catch (IOException | TimeoutError $e) {", True),
+    ("rescue Net::ReadTimeout, TimeoutError => e", True),
+    ("rescue e in [TimeoutError] ->", True),
+    ("if errors.Is(err, TimeoutError) {", True),
+    ("Err(Error::TimeoutError { .. }) => retry(),", True),
+    ("return Err(TimeoutError);", False),
+    ("raise TimeoutError(url)", False),
+    ("class TimeoutError(Exception):", False),
+    ("} catch (IOException e) {\n  throw new TimeoutError();", False),
+]
+
+
+@pytest.mark.parametrize(("code", "catches"), CATCHING)
+def test_a_handler_of_the_name_is_told_from_raising_it(code: str, catches: bool) -> None:
+    assert use_matcher("TimeoutError", "catch")(code_lines(code)) is catches
+
+
 def test_each_kind_of_use_is_its_own() -> None:
     """A call is no raise, an import no assignment: each kind matches its own form only."""
     forms = {
         "call": "result = retry(job)",
         "raise": "raise RetryError(job)",
+        "catch": "except RetryError:\n    pass",
         "import": "from app.jobs import Retry",
         "assign": "self.retry = 3",
     }
-    names = {"call": "retry", "raise": "RetryError", "import": "Retry", "assign": "retry"}
+    names = {
+        "call": "retry",
+        "raise": "RetryError",
+        "catch": "RetryError",
+        "import": "Retry",
+        "assign": "retry",
+    }
     for kind, name in names.items():
         matched = {form for form, text in forms.items() if use_matcher(name, kind)(text)}
         assert matched == {kind}, (kind, matched)

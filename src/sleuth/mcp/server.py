@@ -198,7 +198,8 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
                 '"where is parse_config called" (or "callers of X", "usages of X") lists '
                 "the code that uses the name, the definition last; "
                 '"where is X imported", its imports first; "where is X raised" and '
-                '"where is X set", the code raising it or assigning it; "subclasses of X" '
+                '"where is X set", the code raising it or assigning it; "who catches X", '
+                'its handlers; "subclasses of X" '
                 '("who implements X"), the types deriving from it; "where is X tested", '
                 'the tests that use it; "docs for X", the documentation naming it; "what does X '
                 'call", the definitions X calls, in order. '

@@ -45,14 +45,16 @@ _NAME = r"[`'\"]?([^\W\d][\w.:#$]*?)(?:\(\))?[`'\"]?"
 #: A question for the places that use a name, not for its definition: "where is
 #: parse_config called", "who calls load_config", "usages of Index", "find references
 #: to retry", "where is TimeoutError raised", "where is timeout set", "subclasses of
-#: Store", "who implements Store", "where is retry tested" (the tests that use it). Its
-#: name is what
+#: Store", "who implements Store", "where is retry tested" (the tests that use it),
+#: "who catches TimeoutError". Its name is what
 #: BM25 looks for; the definition itself ranks lower.
 _USES = re.compile(
     rf"(?:where\s+(?:is|are|does|do)\s+{_NAME}\s+(?:used|called|referenced|invoked|imported"
-    rf"|raised|thrown|set|assigned|written|modified|mutated|subclassed|extended|inherited)"
+    rf"|raised|thrown|set|assigned|written|modified|mutated|subclassed|extended|inherited"
+    rf"|caught|handled|rescued)"
     rf"|(?:who|what|which\s+(?:classes|types|structs))\s+(?:calls|uses|imports|raises"
     rf"|throws|sets|assigns|writes|modifies|mutates|implements?|extends?|inherits?(?:\s+from)?"
+    rf"|catch(?:es)?|handles|rescues"
     rf"|subclass(?:es)?|derives?\s+from)\s+{_NAME}"
     rf"|(?:classes|types)\s+(?:that\s+)?(?:implement(?:s|ing)?|extend(?:s|ing)?"
     rf"|inherit(?:s|ing)?\s+from|deriv(?:e|es|ing)\s+from)\s+{_NAME}"
@@ -65,6 +67,7 @@ _USES = re.compile(
     rf"|call|use|exercise|check)s?)\s+{_NAME}"
     rf"|(?:find\s+)?(?:all\s+)?(?:callers|usages|uses|references|call\s+sites|calls|imports"
     rf"|assignments|writes|implementations|implementers|implementors|subclasses|subtypes"
+    rf"|handlers|catchers"
     rf"|derived\s+(?:classes|types)|children)\s+(?:of|to)\s+{_NAME})\s*\??",
     re.I,
 )
@@ -81,6 +84,7 @@ _USE_KINDS = (
     ("test", re.compile(r"\btest", re.I)),
     ("doc", re.compile(r"\b(docs?|document\w*|describ\w*|explain\w*|pages?)\b", re.I)),
     ("import", re.compile(r"\bimport", re.I)),
+    ("catch", re.compile(r"\b(catch\w*|caught|handl\w*|rescue\w*)\b", re.I)),
     ("raise", re.compile(r"\b(rais|throw)", re.I)),
     ("assign", re.compile(r"\b(set|sets|assign\w*|writ\w*|modif\w*|mutat\w*)\b", re.I)),
     (

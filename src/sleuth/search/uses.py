@@ -3,8 +3,8 @@
 BM25 answers "where is parse_config called" badly: the definition says the name most,
 and a call inside a long function sinks by length. A question about uses is a question
 of presence, so each candidate is scored by how it holds the name: the use asked for
-(a call; an import, a raise or throw, an assignment, a type deriving from it when the
-question asks for those),
+(a call; an import, a raise or throw, a handler, an assignment, a type deriving from it
+when the question asks for those),
 another mention, or only a word of it (``_classify`` for ``classify``: not a use).
 """
 
@@ -26,7 +26,8 @@ def use_scores(name: str, texts: dict[int, str], kind: str = "call") -> dict[int
     """chunk id -> score, for the chunks whose text holds the name as a whole word: in
     its own case when any chunk does, else in any case (a name typed in lower case).
     Empty when no chunk holds it at all. ``kind`` is the use asked for: ``call``,
-    ``import``, ``raise``, ``assign``, ``extend`` or ``test`` (calls, in tests)."""
+    ``import``, ``raise``, ``catch``, ``assign``, ``extend``, ``test`` (calls, in
+    tests) or ``doc`` (mentions, in docs)."""
     bare = last_part(name)
     word = re.escape(bare)
     lowered = bare.lower()
@@ -172,10 +173,28 @@ def _head_derives(keyword: str, head: str, name: re.Pattern[str]) -> bool:
     return marker is not None and name.search(rest, marker.start()) is not None
 
 
+def _catches(word: str, flags: int) -> Callable[[str], bool]:
+    """A handler of the name: Python's ``except (A, X) as e:``, ``catch (X e)`` and
+    ``catch (e: X)`` (Java, C#, Kotlin), Swift's ``catch X`` / ``catch let e as X``,
+    Ruby's ``rescue A, X => e``, Elixir's ``rescue e in [X]``, Go's ``errors.Is(err, X)``
+    / ``errors.As(err, &X)``, a Rust match arm ``Err(X) =>``, PHP's ``catch (A | X $e)``."""
+    caught = re.compile(
+        rf"\bexcept\*?\s*\(?[\w$.,\s]*?(?<![\w$]){word}(?![\w$])"
+        rf"|\bcatch\s*\(\s*(?:final\s+)?[\w$.|:\s]*?(?<![\w$]){word}(?![\w$])"
+        rf"|\bcatch\s+(?:let\s+\w+\s+as\s+)?(?:[\w$]+\.)*{word}(?![\w$])"
+        rf"|\brescue\s+(?:\w+\s+in\s+)?\[?[\w$:.,\s]*?(?<![\w$]){word}(?![\w$])"
+        rf"|\berrors\.(?:Is|As)\([^()\n]*?(?<![\w$]){word}(?![\w$])"
+        rf"|\bErr\(\s*(?:[\w$]+::)*{word}(?![\w$])[^\n]*?=>",
+        flags,
+    )
+    return lambda text: caught.search(text) is not None
+
+
 _ASKED_USE: dict[str, Callable[[str, int], Callable[[str], bool]]] = {
     "call": _calls,
     "import": _imports,
     "raise": _raises,
+    "catch": _catches,
     "assign": _assigns,
     "extend": _extends,
     "test": _calls,  # the tests that call it; the ranking keeps tests first
