@@ -1269,8 +1269,14 @@ def test_a_question_about_uses_finds_the_callers_not_the_definition(tmp_path: Pa
         assert set(paths[:2]) == {"app/main.py", "app/cli.py"}, (question, paths)
         assert "app/reload.py" not in paths and "app/example.py" not in paths
         assert paths.index("app/config.py") == 2
-    for question in ("where is parse_config defined", "parse_config"):
+    for question in (
+        "where is parse_config defined",
+        "parse_config",
+        "overrides of parse_config",
+        "where is parse_config overridden",
+    ):
         assert index.search(question, mode="lexical").results[0].path == "app/config.py"
+    assert classify("which methods override render?").text == "render"
     assert classify("usages of Config.load").uses_of == "Config.load"
     for other in ("how does parse_config work", "where are failed uploads retried"):
         assert classify(other).uses_of is None

@@ -95,10 +95,12 @@ _USE_KINDS = (
     ),
 )
 #: A question for a name's definition: "where is parse_config defined", "definition of
-#: Index": asked as the name alone would be.
+#: Index", "overrides of render" (every definition of the name): asked as the name
+#: alone would be.
 _DEFINED = re.compile(
-    rf"(?:where\s+(?:is|are)\s+{_NAME}\s+(?:defined|declared|implemented)"
-    rf"|(?:find\s+)?(?:the\s+)?(?:definition|declaration)\s+of\s+{_NAME})\s*\??",
+    rf"(?:where\s+(?:is|are)\s+{_NAME}\s+(?:defined|declared|implemented|overridden)"
+    rf"|(?:find\s+)?(?:the\s+|all\s+)?(?:definitions?|declarations?|overrides)\s+of\s+{_NAME}"
+    rf"|(?:who|what)\s+overrides\s+{_NAME}|which\s+\w+\s+overrides?\s+{_NAME})\s*\??",
     re.I,
 )
 
