@@ -23,7 +23,16 @@ from sleuth.mcp.server import pack_reply
 
 from .conftest import git_init, write_tree
 
-TOOLS = {"search", "find_symbol", "expand", "related", "history", "index_status", "reindex"}
+TOOLS = {
+    "search",
+    "find_symbol",
+    "find_uses",
+    "expand",
+    "related",
+    "history",
+    "index_status",
+    "reindex",
+}
 
 
 def server(repo: Path, *options: str) -> StdioServerParameters:
@@ -106,6 +115,22 @@ def test_agent_session_search_symbol_expand_and_stale(sample_repo: Path) -> None
         )
         callers = json.loads(await ok(client, "search", {"query": "who calls retry_failed_upload"}))
         assert callers["hits"][0]["path"] == "tests/test_retry.py"  # the one call
+        # the same by name and kind of use: handlers, imports, tests, what it calls
+        uses = {
+            ("ConnectionError", "catch"): ("src/uploads/retry.py", "retry_failed_upload"),
+            ("ConfigParser", "import"): ("src/app.py", ""),
+            ("retry_failed_upload", "test"): (
+                "tests/test_retry.py",
+                "test_retry_gives_up_after_attempts",
+            ),
+            ("main", "callees"): ("src/config/parser.py", "ConfigParser"),
+        }
+        for (name, use), first in uses.items():
+            reply = json.loads(await ok(client, "find_uses", {"name": name, "use": use, "k": 3}))
+            top_use = reply["hits"][0]
+            assert (top_use["path"], top_use.get("symbol", "")) == first, (name, use)
+        failed, text = await call(client, "find_uses", {"name": "main", "use": "overrides"})
+        assert failed and "\n" not in text.strip(), text
         fuzzy = json.loads(await ok(client, "find_symbol", {"name": "retryUpload", "exact": False}))
         assert fuzzy["hits"][0]["symbol"] == "retry_failed_upload"
 

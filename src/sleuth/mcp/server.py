@@ -26,6 +26,7 @@ from .. import __version__, service
 from ..config import MAX_NAME_CHARS, MAX_QUERY_CHARS
 from ..errors import SleuthError
 from ..handles import MAX_REPLY_TOKENS, MAX_TARGET_CHARS, MAX_TARGETS, estimate_tokens
+from ..search.classify import uses_question
 from .backend import Backend
 from .workspace import Workspace
 
@@ -47,7 +48,9 @@ sleuth searches this repository's code locally (offline).
    It returns compact handles (id, path, symbol, kind, one-line preview), best first.
 2. `expand` the ids you need (several at once) to read the code with line numbers; add
    context_lines for surrounding lines. Do not read whole files when a handle will do.
-3. `find_symbol` for a definition by name; `related` for code similar to a handle or path:line.
+3. `find_symbol` for a definition by name; `find_uses` for where a name is called,
+   imported, raised, caught, set, subclassed, tested or documented, or what it calls;
+   `related` for code similar to a handle or path:line.
 4. `history` for when and why code changed (commits); `index_status` for what is indexed;
    `reindex` after many files changed at once (searches re-index changed files anyway).
 Every reply states the index: complete, embedding (lexical results fill in), lexical
@@ -56,6 +59,7 @@ location; expand that instead.
 """
 
 Mode = Literal["hybrid", "semantic", "lexical"]
+Use = Literal["call", "import", "raise", "catch", "assign", "extend", "test", "doc", "callees"]
 Category = Literal["code", "docs", "tests"]
 K = Annotated[int, Field(ge=1, le=MAX_K, description=f"Number of hits, 1 to {MAX_K}.")]
 Budget = Annotated[
@@ -275,6 +279,34 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
             return pack_reply(head_of(data), "hits", data["hits"], max_tokens)
 
         return answer(work)
+
+    @server.tool(structured_output=False, annotations=READ_ONLY)
+    def find_uses(
+        name: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=MAX_NAME_CHARS,
+                description="The name used; with its owner (Config.load) for that owner's.",
+            ),
+        ],
+        use: Annotated[
+            Use,
+            Field(
+                description="call (callers, default), import, raise, catch (handlers), "
+                "assign, extend (subclasses and implementations), test (the tests that "
+                "use it), doc (the documentation naming it), callees (what it calls)."
+            ),
+        ] = "call",
+        k: K = 10,
+        path: Annotated[str | None, Field(description="Only paths matching this glob.")] = None,
+        language: Annotated[str | None, Field(description="Only this language.")] = None,
+        max_tokens: Budget = 2000,
+    ) -> str:
+        """Where a name is used, by kind of use, as handles: the uses asked for first,
+        then other mentions, the definition last (callees: what it calls, in order)."""
+        query = uses_question(name, use)
+        return search(query, k, "hybrid", path, language, None, None, max_tokens)
 
     @server.tool(structured_output=False, annotations=READ_ONLY)
     def expand(

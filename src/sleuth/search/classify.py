@@ -105,6 +105,27 @@ _DEFINED = re.compile(
 )
 
 
+#: A question for each use of a name, as ``classify`` reads it (the name quoted, so that
+#: a plain word is a name: "tests for `sleep`"); "callees" asks what the name calls.
+USE_QUESTIONS = {
+    "call": "who calls `{}`",
+    "import": "where is `{}` imported",
+    "raise": "where is `{}` raised",
+    "catch": "who catches `{}`",
+    "assign": "where is `{}` set",
+    "extend": "subclasses of `{}`",
+    "test": "tests for `{}`",
+    "doc": "docs for `{}`",
+    "callees": "what does `{}` call",
+}
+
+
+def uses_question(name: str, use: str) -> str:
+    """The question for ``use`` of ``name`` (a key of ``USE_QUESTIONS``): tools that ask
+    for uses by name and kind send it through the same search."""
+    return USE_QUESTIONS[use].format(name.strip("`'\" "))
+
+
 def _written_as_name(uses: re.Match[str], group: int) -> bool:
     """Whether a question about tests or docs names code: "tests for parse_config",
     "tests for Writer", "docs for `retry`"; "tests for caching" asks about a subject in
