@@ -1417,8 +1417,9 @@ def test_a_question_for_implementations_lists_the_types_deriving_from_the_name(
         paths = [r.path for r in index.search(question, mode="lexical").results]
         assert set(paths[:3]) == derived, (question, paths)
         assert paths.index("app/use.py") < paths.index("store/base.py"), paths
-    # a function or method is implemented by its definitions: asked for as its name
-    assert classify("implementations of get").text == "get"
+    # a name the index defines only as functions or methods is implemented by its
+    # definitions: asked for as the name alone
+    assert classify("implementations of get").uses_of == "get"
     kinds = {r.kind for r in index.search("implementations of get", mode="lexical").results[:3]}
     assert kinds == {"method"}, kinds
     # a verb inside the name asked about is not the question's verb

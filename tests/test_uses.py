@@ -37,6 +37,10 @@ DERIVING = [
     ("  @behaviour Base\n", True),
     ("x = Base()\nfoo(Base)", False),
     ("type Foo struct {\n    Base\n}", False),
+    ("trait Apply[F[_]] extends Base[F] with Other[F] {", True),
+    ("final class Ops[F[_]: Base, A](fa: F[A]) {", False),
+    ("class Box[T: Base](Other):\n    pass", False),
+    ("class Chain : Base.Inner {", False),
 ]
 
 

@@ -78,6 +78,15 @@ class IndexReport:
     notices: list[str] = field(default_factory=list)
 
 
+#: Kinds of definition a type can be derived from.
+_TYPE_KINDS = ("class", "struct", "interface", "trait", "type", "protocol", "module", "enum")
+
+
+def _callable_only(name: str, meta: MetaStore) -> bool:
+    """Whether the index defines ``name`` only as functions or methods (no type)."""
+    return meta.defines_name(name) and not meta.defines_name(name, _TYPE_KINDS)
+
+
 def check_query(query: str, k: int = 10, mode: str = "hybrid", *, name: bool = False) -> None:
     """Raise QueryError for an empty or unsearchable query, a bad k or mode. ``name``:
     the query is a symbol name, which may be made of ``NAME_CHARACTERS`` alone."""
@@ -491,6 +500,10 @@ class Index:
         with meta.lock:  # its reads share the connection with other threads' snapshots
             if plan.named_word and meta.defines_name(plan.named_word[0]):
                 plan = as_name(plan)
+            elif plan.use_kind == "extend" and plan.uses_of and _callable_only(plan.uses_of, meta):
+                # "implementations of handle_request": a function or method is
+                # implemented by its definitions, not derived from
+                plan = classify(plan.uses_of)
             respelled = respell(plan, meta, self._lexical.occurs)
         if respelled is not None:
             asked, plan = plan.text, respelled.plan

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..languages import EXTENSIONS
-from ..tokens import identifiers_in, last_part, query_terms
+from ..tokens import identifiers_in, query_terms
 
 #: A query asks for test code when tests are its object ("tests for retry", "unit tests",
 #: "where is parse tested"), not when it is about testing ("how test files are run" in a
@@ -210,10 +210,6 @@ def classify(query: str) -> QueryPlan:
     # the verb, read with the name left out: "who calls write_file" asks for calls
     verbs = text[: uses.start(group)] + " " + text[uses.end(group) :] if uses else ""
     use_kind = next((kind for kind, verb in _USE_KINDS if verb.search(verbs)), "call")
-    if uses is not None and use_kind == "extend" and last_part(uses.group(group))[:1].islower():
-        # "implementations of handle_request": a function or method is implemented by
-        # its definitions, not derived from (types are capitalised)
-        return classify(uses.group(group))
     in_words = use_kind in ("test", "doc") and not _written_as_name(uses, group) if uses else False
     if uses is not None and not in_words:
         return _uses_plan(text, uses.group(group), use_kind)

@@ -117,8 +117,11 @@ _TYPE_START = re.compile(
 _HEAD_GOES_ON = re.compile(r"[ \t]*(?:extends|implements|with|:|,|<)")
 #: Where a type's head ends: its body opens, or it ends in ``;``.
 _HEAD_END = re.compile(r"[{;]|\bwhere\b")
-#: The name a head declares, and generic parameters written right after it.
-_DECLARED = re.compile(r"[ \t]*[\w$.]+(?:<(?:[^<>]|<[^<>]*>)*>)?")
+#: The name a head declares, and generic parameters written right after it (``<T>``;
+#: Scala's and Python's ``[F[_]: Functor]``, whose bounds derive nothing).
+_DECLARED = re.compile(
+    r"[ \t]*[\w$.]+(?:<(?:[^<>]|<[^<>]*>)*>|\[(?:[^\[\]]|\[(?:[^\[\]]|\[[^\[\]]*\])*\])*\])?"
+)
 #: What a class or type derives from comes after one of these.
 _DERIVES_FROM = re.compile(r"\bextends\b|\bimplements\b|\bwith\b|:|\(|[ \t]<[ \t]")
 #: Ruby's mixins and Elixir's behaviours, written inside the type.
@@ -130,7 +133,8 @@ def _extends(word: str, flags: int) -> Callable[[str], bool]:
     ``implements Base``, ``class Foo : Base``, ``struct Foo: Base``, Ruby's ``class Foo <
     Base``, Rust's ``impl Base for Foo``, Haskell's ``instance Base Foo``, Elixir's
     ``defimpl Base, for: Foo``; a mixin (``include Base``, ``@behaviour Base``)."""
-    name = _whole_word(word, flags)
+    # the name itself, not an inner type of it (``Interceptor.Chain``)
+    name = re.compile(rf"(?<![\w$]){word}(?![\w$]|\.\w|::\w)", flags)
     mixed_in = re.compile(rf"{_MIXED_IN}{word}(?![\w$])", flags)
 
     def derives(text: str) -> bool:

@@ -523,13 +523,15 @@ class MetaStore:
                 out[name.lower()] = [DefinitionSpan(*row) for row in own]
         return out
 
-    def defines_name(self, name: str) -> bool:
-        """Whether any definition is named ``name``, alone or after its owner
-        (``Timer.sleep``, ``M:sleep``), in any ASCII case."""
+    def defines_name(self, name: str, kinds: Iterable[str] = ()) -> bool:
+        """Whether any definition (of one of ``kinds``, when given) is named ``name``,
+        alone or after its owner (``Timer.sleep``, ``M:sleep``), in any ASCII case."""
+        kinds = list(kinds)
+        of_kind = f" AND kind IN ({','.join('?' * len(kinds))})" if kinds else ""
         found = self.db.execute(
-            "SELECT 1 FROM definitions WHERE name = ? COLLATE NOCASE"
-            " OR name LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\' LIMIT 1",
-            (name, f"%.{escape_like(name)}", f"%:{escape_like(name)}"),
+            "SELECT 1 FROM definitions WHERE (name = ? COLLATE NOCASE"
+            f" OR name LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\'){of_kind} LIMIT 1",
+            (name, f"%.{escape_like(name)}", f"%:{escape_like(name)}", *kinds),
         ).fetchone()
         return found is not None
 
