@@ -38,6 +38,7 @@ from .search.engine import VectorSide
 from .search.engine import search as run_search
 from .search.filters import Filters, category_of
 from .search.query_syntax import CATEGORIES, ParsedQuery, parse_query
+from .search.rank import TYPE_KINDS
 from .search.spelling import respell
 from .search.symbols import NAME_CHARACTERS, definitions_named, split_symbol
 from .spawn import spawn_embedder
@@ -78,13 +79,9 @@ class IndexReport:
     notices: list[str] = field(default_factory=list)
 
 
-#: Kinds of definition a type can be derived from.
-_TYPE_KINDS = ("class", "struct", "interface", "trait", "type", "protocol", "module", "enum")
-
-
 def _callable_only(name: str, meta: MetaStore) -> bool:
     """Whether the index defines ``name`` only as functions or methods (no type)."""
-    return meta.defines_name(name) and not meta.defines_name(name, _TYPE_KINDS)
+    return meta.defines_name(name) and not meta.defines_name(name, TYPE_KINDS)
 
 
 def check_query(query: str, k: int = 10, mode: str = "hybrid", *, name: bool = False) -> None:

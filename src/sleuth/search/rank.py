@@ -521,7 +521,8 @@ def _place_of(path: str) -> str:
 
 #: Chunk kinds that declare a type (prior ``type_name``) or something called
 #: (``function_name``).
-_TYPE_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "type", "module"})
+#: Kinds of definition that are types (a name of one is derived from, not called).
+TYPE_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "type", "module"})
 _CALLABLE_KINDS = frozenset({"function", "method", "macro"})
 
 
@@ -540,7 +541,7 @@ def _kinds_named(name: str, definitions: dict[str, list[DefinitionSpan]]) -> fro
     """Which of "type" and "callable" the definitions of exactly this name are."""
     kinds = set()
     for span in _spans_named(name, definitions):
-        if span.kind in _TYPE_KINDS:
+        if span.kind in TYPE_KINDS:
             kinds.add("type")
         elif span.kind in _CALLABLE_KINDS:
             kinds.add("callable")
@@ -560,7 +561,7 @@ def _kind_asked(name: str, kind: str, named: frozenset[str]) -> float:
     if kind == "constant" and (name.isupper() or not named):
         return PRIORS["constant_name"]
     initial = name.lstrip("_")[:1]  # a private `_Payload` is written as `Payload` is
-    if kind in _TYPE_KINDS and (initial.isupper() or "callable" not in named):
+    if kind in TYPE_KINDS and (initial.isupper() or "callable" not in named):
         return PRIORS["type_name"]
     if kind in _CALLABLE_KINDS and (initial.islower() or "type" not in named):
         return PRIORS["function_name"]
