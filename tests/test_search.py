@@ -1419,7 +1419,10 @@ def test_a_question_for_implementations_lists_the_types_deriving_from_the_name(
         assert paths.index("app/use.py") < paths.index("store/base.py"), paths
     # a name the index defines only as functions or methods is implemented by its
     # definitions: asked for as the name alone
-    assert classify("implementations of get").uses_of == "get"
+    assert classify("implementations of get").named_word == ("get", "extend")
+    # a plain word the index does not define is a question in words
+    assert classify("who implements retries").uses_of is None
+    assert classify("who handles requests").uses_of is None
     kinds = {r.kind for r in index.search("implementations of get", mode="lexical").results[:3]}
     assert kinds == {"method"}, kinds
     # a verb inside the name asked about is not the question's verb

@@ -497,7 +497,7 @@ class Index:
         with meta.lock:  # its reads share the connection with other threads' snapshots
             if plan.named_word and meta.defines_name(plan.named_word[0]):
                 plan = as_name(plan)
-            elif plan.use_kind == "extend" and plan.uses_of and _callable_only(plan.uses_of, meta):
+            if plan.use_kind == "extend" and plan.uses_of and _callable_only(plan.uses_of, meta):
                 # "implementations of handle_request": a function or method is
                 # implemented by its definitions, not derived from
                 plan = classify(plan.uses_of)

@@ -126,10 +126,16 @@ def uses_question(name: str, use: str) -> str:
     return USE_QUESTIONS[use].format(name.strip("`'\" "))
 
 
+#: Uses whose questions read as well in words ("tests for caching", "who handles
+#: requests", "who implements retries"): a plain word in them is a name only when the
+#: index defines it.
+_NAMED_AS_CODE = frozenset({"test", "doc", "catch", "extend"})
+
+
 def _written_as_name(uses: re.Match[str], group: int) -> bool:
-    """Whether a question about tests or docs names code: "tests for parse_config",
-    "tests for Writer", "docs for `retry`"; "tests for caching" asks about a subject in
-    words."""
+    """Whether a question about tests, docs, handlers or subtypes names code: "tests for
+    parse_config", "tests for Writer", "docs for `retry`"; "tests for caching" asks
+    about a subject in words."""
     name = uses.group(group)
     quoted = uses.string[uses.start(group) - 1 : uses.start(group)] in ("`", "'", '"')
     return bool(identifiers_in(name)) or name[:1].isupper() or quoted
@@ -162,8 +168,9 @@ class QueryPlan:
     use_kind: str = "call"
     #: the name whose callees the query asks for ("what does parse_config call")
     callees_of: str | None = None
-    #: a plain word a question about tests or docs names ("tests for caching"), and the
-    #: use kind: a subject in words, unless the index defines a name so (``as_name``)
+    #: a plain word a question about tests, docs, handlers or subtypes names ("tests for
+    #: caching"), and the use kind: a subject in words, unless the index defines a name
+    #: so (``as_name``)
     named_word: tuple[str, str] | None = None
 
     @property
@@ -210,7 +217,7 @@ def classify(query: str) -> QueryPlan:
     # the verb, read with the name left out: "who calls write_file" asks for calls
     verbs = text[: uses.start(group)] + " " + text[uses.end(group) :] if uses else ""
     use_kind = next((kind for kind, verb in _USE_KINDS if verb.search(verbs)), "call")
-    in_words = use_kind in ("test", "doc") and not _written_as_name(uses, group) if uses else False
+    in_words = use_kind in _NAMED_AS_CODE and not _written_as_name(uses, group) if uses else False
     if uses is not None and not in_words:
         return _uses_plan(text, uses.group(group), use_kind)
     words = text.split(" ")
