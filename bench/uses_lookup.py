@@ -54,7 +54,7 @@ from common import emit, indexed_trees
 from sleuth import Index
 from sleuth.languages import DOC_LANGUAGES, GRAMMARS
 from sleuth.search.filters import category_of
-from sleuth.search.uses import code_lines, use_matcher
+from sleuth.search.uses import use_matcher, use_text
 from sleuth.tokens import short_name
 
 #: Languages whose calls are written ``name(``: every grammar but prose and the
@@ -149,12 +149,8 @@ NAMES: dict[str, Callable[[sqlite3.Connection], list[tuple[str, str, int]]]] = {
 
 def _users(con: sqlite3.Connection, name: str, path: str, line: int, kind: str) -> list[Span]:
     """The chunks that use ``name`` as ``kind`` asks, but for the one defining it."""
-    if kind == "documented":  # prose is read whole, for the name as a whole word
-        used = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])").search
-        read = str
-    else:
-        used = use_matcher(name, "call" if kind == "tested" else kind)
-        read = code_lines
+    rule = {"tested": "call", "documented": "doc"}.get(kind, kind)
+    used = use_matcher(name, rule)
     rows = con.execute(
         "SELECT f.path, f.language, c.start_line, c.end_line, c.text FROM chunks c"
         " JOIN files f ON f.id = c.file_id WHERE instr(c.text, ?) > 0",
@@ -163,7 +159,7 @@ def _users(con: sqlite3.Connection, name: str, path: str, line: int, kind: str) 
     users = [
         Span(where, start, end, category_of(where, language))
         for where, language, start, end, text in rows
-        if not (where == path and start <= line <= end) and used(read(text))
+        if not (where == path and start <= line <= end) and used(use_text(text, rule))
     ]
     place = {"tested": "tests", "documented": "docs"}.get(kind)
     return [u for u in users if u.category == place] if place else users

@@ -62,6 +62,8 @@ Mode = Literal["hybrid", "semantic", "lexical"]
 Use = Literal["call", "import", "raise", "catch", "assign", "extend", "test", "doc", "callees"]
 Category = Literal["code", "docs", "tests"]
 K = Annotated[int, Field(ge=1, le=MAX_K, description=f"Number of hits, 1 to {MAX_K}.")]
+PathGlob = Annotated[str | None, Field(description="Only paths matching this glob.")]
+Language = Annotated[str | None, Field(description="Only this language.")]
 Budget = Annotated[
     int,
     Field(
@@ -214,8 +216,8 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
         mode: Annotated[
             Mode, Field(description="hybrid (default), semantic (vectors) or lexical (BM25).")
         ] = "hybrid",
-        path: Annotated[str | None, Field(description="Only paths matching this glob.")] = None,
-        language: Annotated[str | None, Field(description="Only this language.")] = None,
+        path: PathGlob = None,
+        language: Language = None,
         kind: Annotated[
             str | None, Field(description="Only this kind: function, method, class, ...")
         ] = None,
@@ -262,7 +264,7 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
         kind: Annotated[
             str | None, Field(description="function, method, class, struct, ...")
         ] = None,
-        language: Annotated[str | None, Field(description="Only this language.")] = None,
+        language: Language = None,
         k: K = 20,
         max_tokens: Budget = 2000,
     ) -> str:
@@ -299,14 +301,14 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
             ),
         ] = "call",
         k: K = 10,
-        path: Annotated[str | None, Field(description="Only paths matching this glob.")] = None,
-        language: Annotated[str | None, Field(description="Only this language.")] = None,
+        path: PathGlob = None,
+        language: Language = None,
         max_tokens: Budget = 2000,
     ) -> str:
         """Where a name is used, by kind of use, as handles: the uses asked for first,
         then other mentions, the definition last (callees: what it calls, in order)."""
-        query = uses_question(name, use)
-        return search(query, k, "hybrid", path, language, None, None, max_tokens)
+        question = uses_question(name, use)
+        return search(question, k=k, path=path, language=language, max_tokens=max_tokens)
 
     @server.tool(structured_output=False, annotations=READ_ONLY)
     def expand(

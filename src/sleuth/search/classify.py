@@ -212,14 +212,16 @@ def classify(query: str) -> QueryPlan:
         return QueryPlan(
             text, terms, "identifier", [name], lexical, semantic, False, False, callees_of=name
         )
+    named_word = None
     uses = _USES.fullmatch(text)
-    group = next((n for n, name in enumerate(uses.groups(), 1) if name), 0) if uses else 0
-    # the verb, read with the name left out: "who calls write_file" asks for calls
-    verbs = text[: uses.start(group)] + " " + text[uses.end(group) :] if uses else ""
-    use_kind = next((kind for kind, verb in _USE_KINDS if verb.search(verbs)), "call")
-    in_words = use_kind in _NAMED_AS_CODE and not _written_as_name(uses, group) if uses else False
-    if uses is not None and not in_words:
-        return _uses_plan(text, uses.group(group), use_kind)
+    if uses is not None:
+        group = next(n for n, name in enumerate(uses.groups(), 1) if name)
+        # the verb, read with the name left out: "who calls write_file" asks for calls
+        verbs = text[: uses.start(group)] + " " + text[uses.end(group) :]
+        use_kind = next((kind for kind, verb in _USE_KINDS if verb.search(verbs)), "call")
+        if use_kind not in _NAMED_AS_CODE or _written_as_name(uses, group):
+            return _uses_plan(text, uses.group(group), use_kind)
+        named_word = (uses.group(group), use_kind)  # "tests for caching": in words
     words = text.split(" ")
     declared = declared_name(text)
     identifiers = [declared] if declared else identifiers_in(text)
@@ -245,7 +247,7 @@ def classify(query: str) -> QueryPlan:
         named_files(text),
         named_lines(text),
         "\n" in query.strip(),
-        named_word=(uses.group(group), use_kind) if uses is not None and in_words else None,
+        named_word=named_word,
     )
 
 

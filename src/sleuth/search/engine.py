@@ -200,10 +200,9 @@ def _use_first(plan: QueryPlan, holders: dict[int, float]) -> Callable[[Scored],
     about tests (or docs) puts every test (doc) that names it first."""
     if not holders:
         return None
-    if plan.use_kind == "doc":  # every doc that names it, a section titled so first
-        return lambda item: chunk_category(item.row) == "docs"
-    if plan.use_kind == "test":  # every test that names it, those calling it first
-        return lambda item: chunk_category(item.row) == "tests" and not item.defines_used
+    place = _PLACES.get(plan.use_kind)
+    if place:  # every test (doc) that names it; a docs section titled so is no definition
+        return lambda item: chunk_category(item.row) == place and not item.defines_used
     if plan.use_kind == "call":
         return lambda item: item.lexical >= ASKED and not item.defines_used
     return lambda item: item.lexical >= ASKED

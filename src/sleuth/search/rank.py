@@ -519,9 +519,8 @@ def _place_of(path: str) -> str:
     return "auxiliary" if _AUXILIARY_PATH.search(path) else ""
 
 
-#: Chunk kinds that declare a type (prior ``type_name``) or something called
-#: (``function_name``).
-#: Kinds of definition that are types (a name of one is derived from, not called).
+#: Chunk kinds that declare a type (prior ``type_name``; a subtype question's name is
+#: one) or something called (``function_name``).
 TYPE_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "type", "module"})
 _CALLABLE_KINDS = frozenset({"function", "method", "macro"})
 

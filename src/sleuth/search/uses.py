@@ -32,9 +32,11 @@ def use_scores(name: str, texts: dict[int, str], kind: str = "call") -> dict[int
     word = re.escape(bare)
     lowered = bare.lower()
     # the cheap substring test first: most BM25 candidates hold only a part of the name
-    # (prose is read whole: its headings and list items are no comment lines)
-    read = (lambda text: text) if kind == "doc" else code_lines
-    texts = {chunk_id: read(text) for chunk_id, text in texts.items() if lowered in text.lower()}
+    texts = {
+        chunk_id: use_text(text, kind)
+        for chunk_id, text in texts.items()
+        if lowered in text.lower()
+    }
     for flags in (0, re.I):
         mention = _whole_word(word, flags)
         asked = use_matcher(name, kind, flags)
@@ -48,9 +50,15 @@ def use_scores(name: str, texts: dict[int, str], kind: str = "call") -> dict[int
     return {}
 
 
+def use_text(text: str, kind: str) -> str:
+    """What of a chunk a use of ``kind`` is looked for in: prose whole for ``doc`` (its
+    headings and list items are no comment lines), else the code lines (``code_lines``)."""
+    return text if kind == "doc" else code_lines(text)
+
+
 def use_matcher(name: str, kind: str = "call", flags: int = 0) -> Callable[[str], bool]:
-    """Whether a chunk's code lines (``code_lines``) hold the use of ``name`` that ``kind``
-    asks for: the rule ``use_scores`` scores by, for tools that check its answers."""
+    """Whether a chunk's ``use_text`` holds the use of ``name`` that ``kind`` asks for:
+    the rule ``use_scores`` scores by, for tools that check its answers."""
     word = re.escape(last_part(name))
     return _owned(name, word, flags, _ASKED_USE[kind](word, flags))
 
@@ -194,6 +202,12 @@ def _catches(word: str, flags: int) -> Callable[[str], bool]:
     return lambda text: caught.search(text) is not None
 
 
+def _mentions(word: str, flags: int) -> Callable[[str], bool]:
+    """The name as a whole word anywhere (documentation that names it)."""
+    mention = _whole_word(word, flags)
+    return lambda text: mention.search(text) is not None
+
+
 _ASKED_USE: dict[str, Callable[[str, int], Callable[[str], bool]]] = {
     "call": _calls,
     "import": _imports,
@@ -202,13 +216,8 @@ _ASKED_USE: dict[str, Callable[[str, int], Callable[[str], bool]]] = {
     "assign": _assigns,
     "extend": _extends,
     "test": _calls,  # the tests that call it; the ranking keeps tests first
-    "doc": lambda word, flags: _mentions(word, flags),  # the ranking keeps docs first
+    "doc": _mentions,  # the ranking keeps docs first
 }
-
-
-def _mentions(word: str, flags: int) -> Callable[[str], bool]:
-    mention = _whole_word(word, flags)
-    return lambda text: mention.search(text) is not None
 
 
 def imports_name(text: str, mention: re.Pattern[str]) -> bool:
