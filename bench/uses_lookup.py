@@ -54,7 +54,9 @@ from common import emit, indexed_trees
 from sleuth import Index
 from sleuth.languages import DOC_LANGUAGES, GRAMMARS
 from sleuth.search.filters import category_of
+from sleuth.search.implementers import go_implementers
 from sleuth.search.uses import use_matcher, use_text
+from sleuth.store.meta import MetaStore
 from sleuth.tokens import short_name
 
 #: Languages whose calls are written ``name(``: every grammar but prose and the
@@ -147,8 +149,11 @@ NAMES: dict[str, Callable[[sqlite3.Connection], list[tuple[str, str, int]]]] = {
 }
 
 
-def _users(con: sqlite3.Connection, name: str, path: str, line: int, kind: str) -> list[Span]:
-    """The chunks that use ``name`` as ``kind`` asks, but for the one defining it."""
+def _users(
+    con: sqlite3.Connection, meta: MetaStore, name: str, path: str, line: int, kind: str
+) -> list[Span]:
+    """The chunks that use ``name`` as ``kind`` asks, but for the one defining it (for
+    ``extend``, with the Go types that satisfy an interface so named)."""
     rule = {"tested": "call", "documented": "doc"}.get(kind, kind)
     used = use_matcher(name, rule)
     rows = con.execute(
@@ -161,6 +166,18 @@ def _users(con: sqlite3.Connection, name: str, path: str, line: int, kind: str) 
         for where, language, start, end, text in rows
         if not (where == path and start <= line <= end) and used(use_text(text, rule))
     ]
+    if kind == "extend":
+        implementers = go_implementers(meta, name)
+        marks = ",".join("?" * len(implementers))
+        users += [
+            Span(where, start, end, category_of(where, language))
+            for where, language, start, end in con.execute(
+                "SELECT f.path, f.language, c.start_line, c.end_line FROM chunks c"
+                f" JOIN files f ON f.id = c.file_id WHERE c.id IN ({marks})",
+                implementers,
+            )
+            if not any(u.overlaps(where, start, end) for u in users)
+        ]
     place = {"tested": "tests", "documented": "docs"}.get(kind)
     return [u for u in users if u.category == place] if place else users
 
@@ -181,16 +198,18 @@ def main() -> None:
     trees: dict[str, dict] = {}
     for root in indexed_trees(args.folders):
         con = sqlite3.connect(root / ".sleuth" / "meta.db")
+        meta = MetaStore(root / ".sleuth" / "meta.db")
         asked: list[tuple[str, str, int, list[Span]]] = []
         names = NAMES[args.kind](con)
         rng.shuffle(names)
         for name, path, line in names:
-            users = _users(con, name, path, line, args.kind)
+            users = _users(con, meta, name, path, line, args.kind)
             if len(users) >= args.min_uses:
                 asked.append((name, path, line, users))
             if len(asked) == args.per_index:
                 break
         con.close()
+        meta.close()
         if not asked:
             continue
         tree: dict[str, float] = defaultdict(float)

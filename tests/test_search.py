@@ -1431,6 +1431,49 @@ def test_a_question_for_implementations_lists_the_types_deriving_from_the_name(
     assert classify("where is import_module called").use_kind == "call"
 
 
+def test_go_types_implement_an_interface_by_its_methods(tmp_path: Path) -> None:
+    """A Go type satisfies an interface by defining its methods and never names it: "who
+    implements Store" finds the types with every method of ``Store`` (with those of the
+    interfaces it embeds), not those with only some, nor a type constraint's."""
+    root = _write(
+        tmp_path,
+        {
+            "store/store.go": "package store\n\n// Store keeps values.\ntype Store interface {\n"
+            "\tReader\n\t// Put saves a value.\n\tPut(key string,\n\t\tvalue []byte) error\n}\n\n"
+            "type Reader interface {\n\tGet(key string) ([]byte, error)\n}\n\n"
+            "type Number interface {\n\t~int | ~float64\n}\n",
+            "store/memory.go": "package store\n\n"
+            "type store struct {\n\titems map[string][]byte\n}\n\n"
+            "func (m *store) Get(key string) ([]byte, error) {\n\treturn m.items[key], nil\n}\n\n"
+            "func (m *store) Put(key string, value []byte) error {\n"
+            "\tm.items[key] = value\n\treturn nil\n}\n",
+            "store/disk.go": "package store\n\ntype DiskStore struct{ dir string }\n",
+            "store/disk_methods.go": "package store\n\n"
+            "func (d DiskStore) Get(key string) ([]byte, error) { return read(d.dir, key) }\n\n"
+            "func (d DiskStore) Put(key string, value []byte) error {\n"
+            "\treturn write(d.dir, key, value)\n}\n",
+            "store/cache.go": "package store\n\ntype cache struct{}\n\n"
+            "func (c cache) Get(key string) ([]byte, error) { return nil, nil }\n",
+            "store/counter.go": "package store\n\ntype counter struct{ n int }\n\n"
+            "func (c counter) Get() int { return c.n }\n",
+            "app/main.go": 'package app\n\nfunc open(s store.Store) { s.Get("a") }\n',
+        },
+    )
+    index = Index(root)
+    found = index.search("who implements Store", mode="lexical").results
+    assert {r.path for r in found[:2]} == {"store/memory.go", "store/disk.go"}, found
+    assert {r.symbol for r in found[:2]} == {"store", "DiskStore"}, found
+    readers = [r.path for r in index.search("who implements Reader", mode="lexical").results]
+    assert set(readers[:3]) == {"store/memory.go", "store/disk.go", "store/cache.go"}, readers
+    assert "store/counter.go" not in readers, readers  # its Get takes no key
+    # ``store`` is not ``Store``: a type named in another case is not lowered as its
+    # definition
+    assert min(r.score for r in found[:2]) >= 1.0, found
+    # a constraint lists types, not methods: nothing satisfies it by its methods
+    numbers = index.search("who implements Number", mode="lexical").results
+    assert all(r.score < 1.0 for r in numbers), numbers
+
+
 def test_a_question_about_a_names_tests_lists_the_tests_that_use_it(tmp_path: Path) -> None:
     """ "where is retry_upload tested" (tests for X, which tests cover X) asks for the
     tests that call it, then those that name it, before source code that calls it and

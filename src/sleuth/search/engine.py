@@ -18,6 +18,7 @@ from ..tokens import names_path, short_name
 from .callees import callees
 from .classify import QueryPlan
 from .filters import Filters, chunk_category
+from .implementers import go_implementers
 from .rank import (
     SIGNALS,
     Scored,
@@ -118,6 +119,8 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     if plan.uses_of and lexical_hits:
         # a question about uses is one of presence (``uses``): BM25's order is not kept
         holders = use_scores(plan.uses_of, meta.texts(lexical_hits), plan.use_kind)
+        if plan.use_kind == "extend":  # Go's types satisfy an interface without naming it
+            holders.update(dict.fromkeys(go_implementers(meta, plan.uses_of), ASKED))
         lexical_hits = holders or lexical_hits
     # likewise the chunk of the one definition of a name asked for alone
     floor = float(SIGNALS["sole_definition_floor"])

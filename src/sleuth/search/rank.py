@@ -283,14 +283,24 @@ def apply_priors(
     # that definition, wherever it lives
     test_only = plan.name_alone and _defined_only_in_tests(plan.text, definitions)
     asks_releases = _ASKS_RELEASES.search(plan.text) is not None
+    # whether a name asked about is defined in the very case asked
+    cased = bool(plan.uses_of) and any(
+        short_name(span.name) in exact for spans in definitions.values() for span in spans
+    )
     asks_data = plan.kind == "identifier" or _ASKS_DATA.search(plan.text) is not None
     for item in scored:
         row = item.row
         factor = 1.0
         category = chunk_category(row)
         defines = item.defines = _defines(row, names, definitions) if names else 0
-        # (a section of documentation titled with the name documents it: no use to lower)
-        if defines and plan.uses_of and not (plan.use_kind == "doc" and category == "docs"):
+        # (a section of documentation titled with the name documents it: no use to lower;
+        # Go's ``responseWriter`` implements ``ResponseWriter``, defines another name)
+        if (
+            defines
+            and plan.uses_of
+            and not (plan.use_kind == "doc" and category == "docs")
+            and (not cased or _exact_case(row, exact, names, definitions, defines))
+        ):
             factor *= PRIORS["used_name_defined"]
             item.defines = 0  # its pieces are not asked for either
             item.defines_used = True
