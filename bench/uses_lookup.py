@@ -4,7 +4,8 @@ implements X") find the code that uses X that way? (not a test)
 Samples names defined exactly once in each index (by their short name, five letters or
 more) and asks ``Index.search`` where each is used, in the wordings of the use asked for
 (``--kind``):
-- ``call``: functions and methods, in languages whose calls are written ``name(``;
+- ``call``: functions and methods (in Ruby, Elixir, Haskell and shell, calls without
+  brackets count: ``uses.use_matcher`` by the chunk's language);
 - ``raise``: types named ``..Error``, ``..Exception``, ``..Failure`` or ``..Fault``;
 - ``catch``: the types of ``raise``, asked for their handlers ("where is X caught",
   "who catches X", "handlers of X");
@@ -59,9 +60,6 @@ from sleuth.search.uses import use_matcher, use_text
 from sleuth.store.meta import MetaStore
 from sleuth.tokens import short_name
 
-#: Languages whose calls are written ``name(``: every grammar but prose and the
-#: languages that call without parentheses (Ruby, Haskell, shell).
-CALLING_LANGUAGES = frozenset(GRAMMARS) - {"markdown", "rst", "ruby", "haskell", "bash"}
 CODE_LANGUAGES = frozenset(GRAMMARS) - DOC_LANGUAGES
 WORDINGS = {
     "call": ("where is {} called", "who calls {}", "usages of {}"),
@@ -122,7 +120,7 @@ def _fields(con: sqlite3.Connection) -> list[tuple[str, str, int]]:
 NAMES: dict[str, Callable[[sqlite3.Connection], list[tuple[str, str, int]]]] = {
     "call": lambda con: _unique_definitions(
         con,
-        lambda _, language, kind: language in CALLING_LANGUAGES and kind in ("function", "method"),
+        lambda _, language, kind: language in CODE_LANGUAGES and kind in ("function", "method"),
     ),
     "raise": lambda con: _unique_definitions(
         con, lambda name, language, _: language in CODE_LANGUAGES and bool(_ERROR_NAME.search(name))
@@ -155,7 +153,7 @@ def _users(
     """The chunks that use ``name`` as ``kind`` asks, but for the one defining it (for
     ``extend``, with the Go types that satisfy an interface so named)."""
     rule = {"tested": "call", "documented": "doc"}.get(kind, kind)
-    used = use_matcher(name, rule)
+    matchers = {language: use_matcher(name, rule, 0, language) for language in GRAMMARS}
     rows = con.execute(
         "SELECT f.path, f.language, c.start_line, c.end_line, c.text FROM chunks c"
         " JOIN files f ON f.id = c.file_id WHERE instr(c.text, ?) > 0",
@@ -164,7 +162,8 @@ def _users(
     users = [
         Span(where, start, end, category_of(where, language))
         for where, language, start, end, text in rows
-        if not (where == path and start <= line <= end) and used(use_text(text, rule))
+        if not (where == path and start <= line <= end)
+        and matchers.get(language, matchers["python"])(use_text(text, rule))
     ]
     if kind == "extend":
         implementers = go_implementers(meta, name)

@@ -416,6 +416,9 @@ def test_a_file_named_by_the_whole_query_word_outranks_one_named_in_part() -> No
         ("lib/src/testFixtures/java/Fakes.java", "tests"),
         ("servant/src/Servant/Test/ComprehensiveAPI.hs", "code"),  # a module namespace
         ("src/latest/contest/Runner.kt", "code"),
+        ("integration_test/cases/repo.exs", "tests"),  # a tree's own test folders
+        ("e2e-tests/login.spec.ts", "tests"),
+        ("lib/rails/generators/rails/integration_test/generator.rb", "code"),  # writes tests
         ("docs/Classes/Session.html", "docs"),
         ("app/templates/session.html", "code"),
     ],
@@ -1320,6 +1323,33 @@ def test_a_question_about_uses_lists_source_callers_and_only_code_holding_the_na
         assert "app/notes.py" not in paths, paths
         assert paths.index("tests/test_upload.py") < paths.index("app/registry.py"), paths
         assert paths.index("app/registry.py") < paths.index("app/upload.py"), paths
+
+
+def test_calls_without_brackets_come_before_mentions(tmp_path: Path) -> None:
+    """Ruby, Elixir, Haskell and shell call a function without brackets: "who calls
+    retry_job" lists ``retry_job job`` and ``|> retry_job`` before a symbol naming it
+    (``:retry_job``), a module attribute, or the definition."""
+    root = _write(
+        tmp_path,
+        {
+            "lib/jobs.rb": "module Jobs\n  def self.retry_job(job)\n    job.run\n  end\nend\n",
+            "lib/registry.rb": "HOOKS = {\n  retry: :retry_job,\n  drop: :drop_job,\n}\n",
+            "app/worker.rb": "class Worker\n  def perform(job)\n"
+            "    Jobs.retry_job job\n  end\nend\n",
+            "lib/pipeline.ex": "defmodule Pipeline do\n  def run(job) do\n"
+            "    job\n    |> validate()\n    |> retry_job\n  end\nend\n",
+            "lib/notes.ex": "defmodule Notes do\n  @retry_job 3\n"
+            "  def limit, do: @retry_job\nend\n",
+            "src/Retry.hs": "module Retry where\n\nrunAll :: [Job] -> IO ()\n"
+            "runAll jobs = mapM_ retry_job jobs\n",
+            "bin/run.sh": '#!/bin/sh\nif ! retry_job 3 fetch; then\n  echo "gave up"\nfi\n',
+        },
+    )
+    index = Index(root)
+    paths = [r.path for r in index.search("who calls retry_job", mode="lexical").results]
+    callers = {"app/worker.rb", "lib/pipeline.ex", "src/Retry.hs", "bin/run.sh"}
+    assert set(paths[:4]) == callers, paths
+    assert paths.index("lib/jobs.rb") > 3, paths
 
 
 def test_a_question_about_imports_lists_the_imports_first(tmp_path: Path) -> None:

@@ -94,3 +94,41 @@ def test_each_kind_of_use_is_its_own() -> None:
     for kind, name in names.items():
         matched = {form for form, text in forms.items() if use_matcher(name, kind)(text)}
         assert matched == {kind}, (kind, matched)
+
+
+#: (language, code, whether it calls ``retry``) where calls need no brackets.
+BARE_CALLS = [
+    ("ruby", "  retry job", True),
+    ("ruby", "  client.retry", True),
+    ("ruby", "  Jobs.retry(job)", True),
+    ("ruby", "  callbacks = [:retry]", False),
+    ("ruby", "  @retry = 1", False),
+    ("ruby", "  options = { retry: 3 }", False),
+    ("ruby", "  retry = 5", False),
+    ("ruby", "def self.retry", False),
+    ("elixir", "  |> retry", True),
+    ("elixir", "  Jobs.retry job", True),
+    ("elixir", "  Enum.map(jobs, &retry/1)", False),
+    ("elixir", "  @retry 3", False),
+    ("elixir", "  [retry: 3]", False),
+    ("haskell", "  x <- retry 3 act", True),
+    ("haskell", "  mapM_ retry jobs", True),
+    ("haskell", "retry :: Int -> IO a -> IO a", False),
+    ("haskell", "retry n act = do", False),
+    ("haskell", "import Control.Retry (retry)", False),
+    ("haskell", "module Jobs (retry) where", False),
+    ("bash", '  retry 3 curl -fsS "$url"', True),
+    ("bash", "  out=$(retry 3 fetch)", True),
+    ("bash", "  if retry 3 check; then", True),
+    ("bash", "  fetch || retry 3 fetch", True),
+    ("bash", '  echo "retry failed"', False),
+    ("bash", "function retry {", False),
+    ("python", "  retry", False),  # a reference, not a call
+]
+
+
+@pytest.mark.parametrize(("language", "code", "calls"), BARE_CALLS)
+def test_a_call_without_brackets_counts_where_the_language_allows_it(
+    language: str, code: str, calls: bool
+) -> None:
+    assert use_matcher("retry", "call", 0, language)(code_lines(code)) is calls

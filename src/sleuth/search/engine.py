@@ -118,7 +118,12 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     holders: dict[int, float] = {}
     if plan.uses_of and lexical_hits:
         # a question about uses is one of presence (``uses``): BM25's order is not kept
-        holders = use_scores(plan.uses_of, meta.texts(lexical_hits), plan.use_kind)
+        holders = use_scores(
+            plan.uses_of,
+            meta.texts(lexical_hits),
+            plan.use_kind,
+            meta.languages_of(lexical_hits) if plan.use_kind in ("call", "test") else None,
+        )
         if plan.use_kind == "extend":  # Go's types satisfy an interface without naming it
             holders.update(dict.fromkeys(go_implementers(meta, plan.uses_of), ASKED))
         lexical_hits = holders or lexical_hits

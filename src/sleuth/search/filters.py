@@ -14,6 +14,9 @@ from ..store.meta import ChunkRow, DefinitionRow
 
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|Tests|__tests__|spec|specs|testing|test_?utils?|[a-z]+Test|testFixtures)/"
+    # a tree's own integration_test/, e2e-tests/ (deeper, rails' generators/integration_test/
+    # is code that writes tests)
+    r"|^[a-z0-9]+[_-]tests?/"
     r"|(^|/)test_[^/]*\.(py|c|cc|cpp|rb|lua|dart|php)$"  # not lib/test_functions.bash
     r"|_test\.[^/]+$|\.(test|spec)\.[^/]+$|(^|/)[^/]*Tests?\.[^/]+$|_spec\.[^/]+$"
 )

@@ -22,12 +22,16 @@ ASKED = 1.0
 OTHER = 0.35
 
 
-def use_scores(name: str, texts: dict[int, str], kind: str = "call") -> dict[int, float]:
+def use_scores(
+    name: str, texts: dict[int, str], kind: str = "call", languages: dict[int, str] | None = None
+) -> dict[int, float]:
     """chunk id -> score, for the chunks whose text holds the name as a whole word: in
     its own case when any chunk does, else in any case (a name typed in lower case).
     Empty when no chunk holds it at all. ``kind`` is the use asked for: ``call``,
     ``import``, ``raise``, ``catch``, ``assign``, ``extend``, ``test`` (calls, in
-    tests) or ``doc`` (mentions, in docs)."""
+    tests) or ``doc`` (mentions, in docs); ``languages`` (chunk id -> language) tells
+    where a call needs no brackets."""
+    languages = languages or {}
     bare = last_part(name)
     word = re.escape(bare)
     lowered = bare.lower()
@@ -39,12 +43,14 @@ def use_scores(name: str, texts: dict[int, str], kind: str = "call") -> dict[int
     }
     for flags in (0, re.I):
         mention = _whole_word(word, flags)
-        asked = use_matcher(name, kind, flags)
-        scores = {
-            chunk_id: ASKED if asked(text) else OTHER
-            for chunk_id, text in texts.items()
-            if mention.search(text)
-        }
+        matchers: dict[str, Callable[[str], bool]] = {}
+        scores: dict[int, float] = {}
+        for chunk_id, text in texts.items():
+            if mention.search(text):
+                language = languages.get(chunk_id, "")
+                if language not in matchers:
+                    matchers[language] = use_matcher(name, kind, flags, language)
+                scores[chunk_id] = ASKED if matchers[language](text) else OTHER
         if scores:
             return scores
     return {}
@@ -56,11 +62,20 @@ def use_text(text: str, kind: str) -> str:
     return text if kind == "doc" else code_lines(text)
 
 
-def use_matcher(name: str, kind: str = "call", flags: int = 0) -> Callable[[str], bool]:
-    """Whether a chunk's ``use_text`` holds the use of ``name`` that ``kind`` asks for:
-    the rule ``use_scores`` scores by, for tools that check its answers."""
+def use_matcher(
+    name: str, kind: str = "call", flags: int = 0, language: str = ""
+) -> Callable[[str], bool]:
+    """Whether a chunk's ``use_text`` (in ``language``) holds the use of ``name`` that
+    ``kind`` asks for: the rule ``use_scores`` scores by, for tools that check its
+    answers."""
     word = re.escape(last_part(name))
-    return _owned(name, word, flags, _ASKED_USE[kind](word, flags))
+    asked = _ASKED_USE[kind](word, flags)
+    bare = _BARE_CALLS.get(language) if kind in ("call", "test") else None
+    if bare is not None:
+        bare_call = bare(word, flags)
+        bracketed = asked
+        asked = lambda text: bracketed(text) or bare_call(text)  # noqa: E731
+    return _owned(name, word, flags, asked)
 
 
 def _owned(name: str, word: str, flags: int, asked: Callable[[str], bool]) -> Callable[[str], bool]:
@@ -81,6 +96,61 @@ def _owned(name: str, word: str, flags: int, asked: Callable[[str], bool]) -> Ca
 def _calls(word: str, flags: int) -> Callable[[str], bool]:
     call = re.compile(rf"(?<![\w$]){word}\s*\(", flags)
     return lambda text: call.search(text) is not None
+
+
+def _ruby_calls(word: str, flags: int) -> Callable[[str], bool]:
+    """Ruby's and Elixir's calls without brackets: ``retry job``, ``client.retry``,
+    ``Jobs.retry job``, ``|> retry``; not a symbol or atom (``:retry``), an instance
+    variable or module attribute (``@retry``), a keyword (``retry: 3``), an assignment
+    to a variable so named, nor the line defining it (``def retry``, ``defp retry``)."""
+    defines = re.compile(rf"^\s*(?:def\w*|defdelegate)\s+(?:self\.)?{word}(?![\w$?!])", flags)
+    called = re.compile(
+        rf"(?<![\w$@:&]){word}(?![\w$?!])(?!:[^:])(?!\s*(?:\|\||&&|[-+*/])?=[^=~>])", flags
+    )
+    return _on_lines(lambda line: not defines.match(line) and not IMPORT_LINE.match(line), called)
+
+
+def _haskell_calls(word: str, flags: int) -> Callable[[str], bool]:
+    """Haskell's calls are the name applied (``retry n act``, ``M.retry``, `` `retry` ``,
+    passed on: ``map retry``): any line but its signature (``retry ::``), an equation
+    defining it (``retry n act =``), an import or the module's export list."""
+    defines = re.compile(
+        rf"^\s*{word}(?![\w'])(?:\s*::|[^=\n]*(?<![<>!:|&+*/\\-])=(?![=>]))", flags
+    )
+    called = re.compile(rf"(?<![\w']){word}(?![\w'])", flags)
+    return _on_lines(
+        lambda line: (
+            not defines.match(line)
+            and not IMPORT_LINE.match(line)
+            and not line.lstrip().startswith("module ")
+        ),
+        called,
+    )
+
+
+def _shell_calls(word: str, flags: int) -> Callable[[str], bool]:
+    """A shell function called as a command: at a line's start or after ``;``, ``|``,
+    ``&&``, ``$(``, ``then``, ``do`` and the like (not ``name()``, its definition)."""
+    called = re.compile(
+        rf"(?m)(?:^|[;&|({{`]|\$\(|\b(?:then|do|else|if|elif|while|until|exec|command"
+        rf"|builtin|time)\s|!\s)\s*{word}(?=\s|$|[;&|)`])",
+        flags,
+    )
+    return lambda text: called.search(text) is not None
+
+
+def _on_lines(keep: Callable[[str], bool], called: re.Pattern[str]) -> Callable[[str], bool]:
+    """Whether a line ``keep`` accepts holds ``called``."""
+    return lambda text: any(called.search(line) for line in text.split("\n") if keep(line))
+
+
+#: Calls in languages that need no brackets for them, by language (beside ``name(``).
+_BARE_CALLS: dict[str, Callable[[str, int], Callable[[str], bool]]] = {
+    "ruby": _ruby_calls,
+    "elixir": _ruby_calls,
+    "haskell": _haskell_calls,
+    "bash": _shell_calls,
+}
 
 
 def _imports(word: str, flags: int) -> Callable[[str], bool]:

@@ -371,6 +371,19 @@ class MetaStore:
         rows = self.db.execute(f"SELECT id, text FROM chunks WHERE id IN ({marks})", ids)
         return dict(rows.fetchall())
 
+    def languages_of(self, ids: Iterable[int]) -> dict[int, str]:
+        """chunk id -> the language of its file."""
+        ids = list(ids)
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self.db.execute(
+            "SELECT c.id, f.language FROM chunks c JOIN files f ON f.id=c.file_id"
+            f" WHERE c.id IN ({marks})",
+            ids,
+        )
+        return dict(rows.fetchall())
+
     def live_chunk_ids(self) -> np.ndarray:
         """Sorted ids of the chunks in the current snapshot (read once per commit)."""
         mark = self.get("lexical_commit", "0") or "0"
