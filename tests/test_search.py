@@ -1484,21 +1484,29 @@ def test_go_types_implement_an_interface_by_its_methods(tmp_path: Path) -> None:
             "\treturn write(d.dir, key, value)\n}\n",
             "store/cache.go": "package store\n\ntype cache struct{}\n\n"
             "func (c cache) Get(key string) ([]byte, error) { return nil, nil }\n",
+            "store/logged.go": "package store\n\n// loggedStore gets Get and Put from store.\n"
+            "type loggedStore struct {\n\t*store // embedded\n\tprefix string\n}\n\n"
+            "func (l loggedStore) Name() string { return l.prefix }\n",
             "store/counter.go": "package store\n\ntype counter struct{ n int }\n\n"
             "func (c counter) Get() int { return c.n }\n",
+            "store/slots.go": "package store\n\ntype slots struct{ items [][]byte }\n\n"
+            "func (s slots) Get(key int) ([]byte, error) { return s.items[key], nil }\n",
             "app/main.go": 'package app\n\nfunc open(s store.Store) { s.Get("a") }\n',
         },
     )
     index = Index(root)
     found = index.search("who implements Store", mode="lexical").results
-    assert {r.path for r in found[:2]} == {"store/memory.go", "store/disk.go"}, found
-    assert {r.symbol for r in found[:2]} == {"store", "DiskStore"}, found
+    # (loggedStore embeds store, whose methods Go promotes to it)
+    implementers = {"store/memory.go", "store/disk.go", "store/logged.go"}
+    assert {r.path for r in found[:3]} == implementers, found
+    assert {r.symbol for r in found[:3]} == {"store", "DiskStore", "loggedStore"}, found
     readers = [r.path for r in index.search("who implements Reader", mode="lexical").results]
-    assert set(readers[:3]) == {"store/memory.go", "store/disk.go", "store/cache.go"}, readers
-    assert "store/counter.go" not in readers, readers  # its Get takes no key
+    assert set(readers[:4]) == implementers | {"store/cache.go"}, readers
+    # Get with no key, or with an int key, is another method
+    assert {"store/counter.go", "store/slots.go"}.isdisjoint(readers[:4]), readers
     # ``store`` is not ``Store``: a type named in another case is not lowered as its
     # definition
-    assert min(r.score for r in found[:2]) >= 1.0, found
+    assert min(r.score for r in found[:3]) >= 1.0, found
     # a constraint lists types, not methods: nothing satisfies it by its methods
     numbers = index.search("who implements Number", mode="lexical").results
     assert all(r.score < 1.0 for r in numbers), numbers

@@ -293,14 +293,12 @@ def apply_priors(
         factor = 1.0
         category = chunk_category(row)
         defines = item.defines = _defines(row, names, definitions) if names else 0
-        # (a section of documentation titled with the name documents it: no use to lower;
-        # Go's ``responseWriter`` implements ``ResponseWriter``, defines another name)
-        if (
-            defines
-            and plan.uses_of
-            and not (plan.use_kind == "doc" and category == "docs")
-            and (not cased or _exact_case(row, exact, names, definitions, defines))
-        ):
+        if defines and cased and not _exact_case(row, exact, names, definitions, defines):
+            # Go's ``responseWriter`` implements ``ResponseWriter``: another name's
+            # definition, neither lowered nor raised in a question about uses
+            defines = item.defines = 0
+        # (a section of documentation titled with the name documents it: no use to lower)
+        if defines and plan.uses_of and not (plan.use_kind == "doc" and category == "docs"):
             factor *= PRIORS["used_name_defined"]
             item.defines = 0  # its pieces are not asked for either
             item.defines_used = True

@@ -657,6 +657,22 @@ class MetaStore:
         wanted = set(names)
         return [(DefinitionRow(*row[:8]), row[8]) for row in rows if row[2] in wanted]
 
+    def definition_texts(self, kind: str, language: str) -> list[tuple[str, str]]:
+        """(name, its lines) of every definition of ``kind`` in ``language`` that spans
+        more than one line, cut from the chunk holding its first line (to that chunk's
+        end). Reads those chunks whole: for rare questions, cached by the caller."""
+        rows = self.db.execute(
+            "SELECT d.name, d.start_line, d.end_line, c.start_line, c.text FROM definitions d"
+            " JOIN files f ON f.id=d.file_id JOIN chunks c ON c.file_id=d.file_id"
+            " AND c.start_line<=d.start_line AND c.end_line>=d.start_line"
+            " WHERE d.kind=? AND f.language=? AND d.end_line>d.start_line",
+            (kind, language),
+        )
+        return [
+            (name, "\n".join(text.split("\n")[first - chunk_first : last - chunk_first + 1]))
+            for name, first, last, chunk_first, text in rows
+        ]
+
     def definition_names(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT DISTINCT name FROM definitions")]
 
