@@ -1503,7 +1503,7 @@ def test_go_types_implement_an_interface_by_its_methods(tmp_path: Path) -> None:
     readers = [r.path for r in index.search("who implements Reader", mode="lexical").results]
     assert set(readers[:4]) == implementers | {"store/cache.go"}, readers
     # Get with no key, or with an int key, is another method
-    assert {"store/counter.go", "store/slots.go"}.isdisjoint(readers[:4]), readers
+    assert {"store/counter.go", "store/slots.go"}.isdisjoint(readers), readers
     # ``store`` is not ``Store``: a type named in another case is not lowered as its
     # definition
     assert min(r.score for r in found[:3]) >= 1.0, found
