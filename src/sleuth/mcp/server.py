@@ -296,7 +296,8 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
             Use,
             Field(
                 description="call (callers, default), import, raise, catch (handlers), "
-                "assign, extend (subclasses and implementations), test (the tests that "
+                "assign, extend (subclasses and implementations; Go types by their methods), "
+                "test (the tests that "
                 "use it), doc (the documentation naming it), callees (what it calls)."
             ),
         ] = "call",
