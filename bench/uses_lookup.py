@@ -16,6 +16,9 @@ more) and asks ``Index.search`` where each is used, in the wordings of the use a
   from them ("subclasses of X", "who implements X", "classes that extend X");
 - ``tested``: the functions of ``call``, asked for their tests ("where is X tested",
   "tests for X", "which tests cover X"); the key is the test chunks that call X;
+- ``used``: types (classes, structs, interfaces, traits, enums) asked where they are
+  used ("where is X used", "usages of X", "who uses X"); the key is the code chunks that
+  name X (comments and docstrings aside);
 - ``documented``: the names of ``import`` and ``call``, asked for their documentation
   ("where is X documented", "docs for X", "which docs mention X"); the key is the
   documentation chunks that name X.
@@ -68,6 +71,7 @@ WORDINGS = {
     "import": ("where is {} imported", "who imports {}", "imports of {}"),
     "assign": ("where is {} set", "who assigns {}", "assignments to {}"),
     "extend": ("subclasses of {}", "who implements {}", "classes that extend {}"),
+    "used": ("where is {} used", "usages of {}", "who uses {}"),
     "tested": ("where is {} tested", "tests for {}", "which tests cover {}"),
     "documented": ("where is {} documented", "docs for {}", "which docs mention {}"),
 }
@@ -137,6 +141,13 @@ NAMES: dict[str, Callable[[sqlite3.Connection], list[tuple[str, str, int]]]] = {
     "catch": lambda con: NAMES["raise"](con),
     "tested": lambda con: NAMES["call"](con),
     "documented": lambda con: NAMES["import"](con) + NAMES["call"](con),
+    "used": lambda con: _unique_definitions(
+        con,
+        lambda _, language, kind: (
+            language in CODE_LANGUAGES
+            and kind in ("class", "struct", "interface", "trait", "type", "enum")
+        ),
+    ),
     "extend": lambda con: _unique_definitions(
         con,
         lambda _, language, kind: (
@@ -152,7 +163,7 @@ def _users(
 ) -> list[Span]:
     """The chunks that use ``name`` as ``kind`` asks, but for the one defining it (for
     ``extend``, with the Go types that satisfy an interface so named)."""
-    rule = {"tested": "call", "documented": "doc"}.get(kind, kind)
+    rule = {"tested": "call", "documented": "doc", "used": "mention"}.get(kind, kind)
     matchers = {language: use_matcher(name, rule, 0, language) for language in GRAMMARS}
     rows = con.execute(
         "SELECT f.path, f.language, c.start_line, c.end_line, c.text FROM chunks c"

@@ -1461,6 +1461,37 @@ def test_a_question_for_implementations_lists_the_types_deriving_from_the_name(
     assert classify("where is import_module called").use_kind == "call"
 
 
+def test_a_types_uses_are_its_mentions_in_code_a_functions_its_calls(tmp_path: Path) -> None:
+    """ "where is Store used" asks, of a type, for the code that names it (a field's type,
+    a parameter's), not only for code that calls it like a function (``Store(``, a test
+    building one); of a function, for its calls."""
+    tests = "".join(f"def test_store_{n}():\n    assert Store(Path('{n}'))\n\n" for n in range(6))
+    root = _write(
+        tmp_path,
+        {
+            "app/store.py": "class Store:\n    def get(self, key):\n"
+            "        return self.items[key]\n",
+            "app/main.py": "def main():\n    serve(Store(), 8000)\n",
+            "app/cache.py": "class Cache:\n    backend: Store\n\n    def get(self, key):\n"
+            "        return self.backend.get(key)\n",
+            "app/serve.py": "def serve(store: Store, port: int) -> None:\n"
+            "    # the store is shared by every request\n    run(port, store.get)\n",
+            "app/notes.py": "# Store keeps items; see app/store.py\nLIMIT = 3\n",
+            "tests/test_store.py": tests,
+        },
+    )
+    index = Index(root)
+    for question in ("where is Store used", "usages of Store", "who uses Store"):
+        assert classify(question).use_kind == "use", question
+        paths = [r.path for r in index.search(question, mode="lexical").results]
+        assert set(paths[:3]) == {"app/cache.py", "app/serve.py", "app/main.py"}, paths
+        assert "app/notes.py" not in paths, paths  # a comment is no use
+        assert paths.index("tests/test_store.py") < paths.index("app/store.py"), paths
+    # of a function, "used" asks for its calls
+    calls = [r.path for r in index.search("where is serve used", mode="lexical").results]
+    assert calls[0] == "app/main.py", calls
+
+
 def test_go_types_implement_an_interface_by_its_methods(tmp_path: Path) -> None:
     """A Go type satisfies an interface by defining its methods and never names it: "who
     implements Store" finds the types with every method of ``Store`` (with those of the

@@ -84,6 +84,12 @@ def _callable_only(name: str, meta: MetaStore) -> bool:
     return meta.defines_name(name) and not meta.defines_name(name, TYPE_KINDS)
 
 
+def _type_only(name: str, meta: MetaStore) -> bool:
+    """Whether the index defines ``name`` only as types (classes, interfaces, ..)."""
+    callable_kinds = ("function", "method", "macro", "overload")
+    return meta.defines_name(name, TYPE_KINDS) and not meta.defines_name(name, callable_kinds)
+
+
 def check_query(query: str, k: int = 10, mode: str = "hybrid", *, name: bool = False) -> None:
     """Raise QueryError for an empty or unsearchable query, a bad k or mode. ``name``:
     the query is a symbol name, which may be made of ``NAME_CHARACTERS`` alone."""
@@ -501,6 +507,11 @@ class Index:
                 # "implementations of handle_request": a function or method is
                 # implemented by its definitions, not derived from
                 plan = classify(plan.uses_of)
+            if plan.use_kind == "use" and plan.uses_of:
+                # "where is Store used": a type is used wherever code names it (a field's
+                # type, a parameter's); a function where it is called
+                used = "mention" if _type_only(plan.uses_of, meta) else "call"
+                plan = replace(plan, use_kind=used)
             respelled = respell(plan, meta, self._lexical.occurs)
         if respelled is not None:
             asked, plan = plan.text, respelled.plan

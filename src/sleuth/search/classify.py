@@ -93,6 +93,8 @@ _USE_KINDS = (
             r"\b(implement\w*|extend\w*|inherit\w*|subclass\w*|subtypes|deriv\w*|children)\b", re.I
         ),
     ),
+    # any use: of a type, every mention in code; of a function, its calls (``Index.search``)
+    ("use", re.compile(r"\b(used|uses|usages?|referenced|references?)\b", re.I)),
 )
 #: A question for a name's definition: "where is parse_config defined", "definition of
 #: Index", "overrides of render" (every definition of the name): asked as the name
@@ -164,7 +166,8 @@ class QueryPlan:
     #: Config imported"), "raise" ("where is TimeoutError raised"), "assign" ("where is
     #: timeout set"), "extend" ("subclasses of Store"), "test" ("tests for retry": the
     #: tests that name it, those calling it first), "doc" ("docs for retry": the
-    #: documentation that names it)
+    #: documentation that names it), "use" ("where is Store used": read as "call" for a
+    #: function, as "mention" for a type, whose every mention in code is a use)
     use_kind: str = "call"
     #: the name whose callees the query asks for ("what does parse_config call")
     callees_of: str | None = None

@@ -70,7 +70,7 @@ def use_matcher(
     answers."""
     word = re.escape(last_part(name))
     asked = _ASKED_USE[kind](word, flags)
-    bare = _BARE_CALLS.get(language) if kind in ("call", "test") else None
+    bare = _BARE_CALLS.get(language) if kind in ("call", "use", "test") else None
     if bare is not None:
         bare_call = bare(word, flags)
         bracketed = asked
@@ -287,6 +287,8 @@ _ASKED_USE: dict[str, Callable[[str, int], Callable[[str], bool]]] = {
     "extend": _extends,
     "test": _calls,  # the tests that call it; the ranking keeps tests first
     "doc": _mentions,  # the ranking keeps docs first
+    "mention": _mentions,  # a type's every mention in code ("where is Store used")
+    "use": _calls,  # as asked of a function
 }
 
 
