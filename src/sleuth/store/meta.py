@@ -643,19 +643,21 @@ class MetaStore:
         """The definitions of ``language`` named exactly one of ``names`` (case and all),
         of one of ``kinds``, each with the chunk holding its first line."""
         names, kinds = sorted(set(names)), list(kinds)
-        if not names or not kinds:
-            return []
-        rows = self.db.execute(  # (through the name index, which ignores case)
-            "SELECT f.path, f.language, d.name, d.kind, d.parent, d.start_line, d.end_line,"
-            " d.signature, c.id FROM definitions d JOIN files f ON f.id=d.file_id"
-            " JOIN chunks c ON c.file_id=d.file_id"
-            " AND c.start_line<=d.start_line AND c.end_line>=d.start_line"
-            f" WHERE d.name COLLATE NOCASE IN ({','.join('?' * len(names))})"
-            f" AND d.kind IN ({','.join('?' * len(kinds))}) AND f.language=?",
-            (*names, *kinds, language),
-        )
-        wanted = set(names)
-        return [(DefinitionRow(*row[:8]), row[8]) for row in rows if row[2] in wanted]
+        found: list[tuple[DefinitionRow, int]] = []
+        for begin in range(0, len(names) if kinds else 0, 500):  # (SQL variables are few)
+            batch = names[begin : begin + 500]
+            rows = self.db.execute(  # (through the name index, which ignores case)
+                "SELECT f.path, f.language, d.name, d.kind, d.parent, d.start_line,"
+                " d.end_line, d.signature, c.id FROM definitions d"
+                " JOIN files f ON f.id=d.file_id JOIN chunks c ON c.file_id=d.file_id"
+                " AND c.start_line<=d.start_line AND c.end_line>=d.start_line"
+                f" WHERE d.name COLLATE NOCASE IN ({','.join('?' * len(batch))})"
+                f" AND d.kind IN ({','.join('?' * len(kinds))}) AND f.language=?",
+                (*batch, *kinds, language),
+            )
+            wanted = set(batch)
+            found += [(DefinitionRow(*row[:8]), row[8]) for row in rows if row[2] in wanted]
+        return found
 
     def definition_texts(self, kind: str, language: str) -> list[tuple[str, str]]:
         """(name, its lines) of every definition of ``kind`` in ``language`` that spans
