@@ -19,6 +19,9 @@ more) and asks ``Index.search`` where each is used, in the wordings of the use a
 - ``used``: types (classes, structs, interfaces, traits, enums) asked where they are
   used ("where is X used", "usages of X", "who uses X"); the key is the code chunks that
   name X (comments and docstrings aside);
+- ``construct``: the types of ``used``, asked where they are created ("where is X
+  created", "who creates X", "instances of X"); the key is the chunks that make one
+  (``new X(``, ``X(``, ``X{..}``, ``X::new(``, by the chunk's language);
 - ``documented``: the names of ``import`` and ``call``, asked for their documentation
   ("where is X documented", "docs for X", "which docs mention X"); the key is the
   documentation chunks that name X.
@@ -72,6 +75,7 @@ WORDINGS = {
     "assign": ("where is {} set", "who assigns {}", "assignments to {}"),
     "extend": ("subclasses of {}", "who implements {}", "classes that extend {}"),
     "used": ("where is {} used", "usages of {}", "who uses {}"),
+    "construct": ("where is {} created", "who creates {}", "instances of {}"),
     "tested": ("where is {} tested", "tests for {}", "which tests cover {}"),
     "documented": ("where is {} documented", "docs for {}", "which docs mention {}"),
 }
@@ -148,6 +152,7 @@ NAMES: dict[str, Callable[[sqlite3.Connection], list[tuple[str, str, int]]]] = {
             and kind in ("class", "struct", "interface", "trait", "type", "enum")
         ),
     ),
+    "construct": lambda con: NAMES["used"](con),
     "extend": lambda con: _unique_definitions(
         con,
         lambda _, language, kind: (

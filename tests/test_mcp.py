@@ -115,10 +115,11 @@ def test_agent_session_search_symbol_expand_and_stale(sample_repo: Path) -> None
         )
         callers = json.loads(await ok(client, "search", {"query": "who calls retry_failed_upload"}))
         assert callers["hits"][0]["path"] == "tests/test_retry.py"  # the one call
-        # the same by name and kind of use: handlers, imports, tests, what it calls
+        # the same by name and kind of use: handlers, imports, constructions, tests, callees
         uses = {
             ("ConnectionError", "catch"): ("src/uploads/retry.py", "retry_failed_upload"),
             ("ConfigParser", "import"): ("src/app.py", ""),
+            ("ConfigParser", "construct"): ("src/app.py", "main"),
             ("retry_failed_upload", "test"): (
                 "tests/test_retry.py",
                 "test_retry_gives_up_after_attempts",

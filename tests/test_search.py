@@ -1492,6 +1492,43 @@ def test_a_types_uses_are_its_mentions_in_code_a_functions_its_calls(tmp_path: P
     assert calls[0] == "app/main.py", calls
 
 
+def test_a_question_for_where_a_type_is_created_lists_its_constructions(
+    tmp_path: Path,
+) -> None:
+    """ "where is Config created" (who creates X, instances of X) asks for the code that
+    makes one (``Config(..)``, ``new Config(``, ``&Config{``), before the code that only
+    names the type and the definition; of a function it asks for its calls."""
+    root = _write(
+        tmp_path,
+        {
+            "app/config.py": "class Config:\n    def __init__(self, path):\n"
+            "        self.path = path\n",
+            "app/load.py": "def load(path) -> Config:\n    return Config(path)\n",
+            "app/use.py": "def port(config: Config) -> int:\n    return config.port\n",
+            "app/main.py": "def main():\n    return port(load('app.toml'))\n",
+            "web/boot.ts": "export function boot(path: string) {\n"
+            "  const config = new Config(path);\n  return start(config);\n}\n",
+            "srv/main.go": "package srv\n\nfunc Default() *Config {\n"
+            '\treturn &Config{Path: "app.toml"}\n}\n',
+            "srv/parse.go": "package srv\n\nfunc Parse(raw string) Config {\n"
+            "\treturn Config(raw)\n}\n",
+        },
+    )
+    index = Index(root)
+    for question in ("where is Config created", "who creates Config", "instances of Config"):
+        assert classify(question).use_kind == "construct", question
+        results = index.search(question, mode="lexical").results
+        paths = [r.path for r in results]
+        assert set(paths[:3]) == {"app/load.py", "web/boot.ts", "srv/main.go"}, paths
+        assert paths.index("app/use.py") < paths.index("app/config.py"), paths
+        assert "srv/parse.go" not in paths[:3], paths  # Go's Config(raw) converts
+    # a plain word is a type only when the index defines one so
+    assert classify("where is caching created").uses_of is None
+    # a function is called, not created
+    calls = [r.path for r in index.search("where is load created", mode="lexical").results]
+    assert calls[0] == "app/main.py", calls
+
+
 def test_go_types_implement_an_interface_by_its_methods(tmp_path: Path) -> None:
     """A Go type satisfies an interface by defining its methods and never names it: "who
     implements Store" finds the types with every method of ``Store`` (with those of the

@@ -132,3 +132,37 @@ def test_a_call_without_brackets_counts_where_the_language_allows_it(
     language: str, code: str, calls: bool
 ) -> None:
     assert use_matcher("retry", "call", 0, language)(code_lines(code)) is calls
+
+
+#: (language, code, whether it makes a ``Config``), one form each.
+CONSTRUCTING = [
+    ("python", "cfg = Config(path)", True),
+    ("java", "return new Config(path);", True),
+    ("csharp", "var c = new App.Config { Name = x };", True),
+    ("go", "c := &Config{Addr: a}", True),
+    ("go", "return Config{}", True),
+    ("go", "c := Config(raw)", False),  # a conversion
+    ("rust", "let c = Config { addr };", True),
+    ("rust", "let c = Config::new(a);", True),
+    ("rust", "let c = Config::default();", True),
+    ("ruby", "c = Config.new(opts)", True),
+    ("elixir", "%Config{name: n}", True),
+    ("cpp", "auto c = std::make_unique<Config>(a);", True),
+    ("kotlin", "val c = Config.builder().build()", True),
+    ("python", "class Config(Base):", False),
+    ("go", "type Config struct {", False),
+    ("rust", "impl Config {", False),
+    ("python", "def load(c: Config) -> Config:", False),
+    ("go", "func (c *Config) Load() error {", False),
+    ("python", "if isinstance(x, Config):", False),
+    ("python", "Config.load(path)", False),
+    ("kotlin", "data class Config(val a: Int)", False),
+    ("rust", "pub fn new() -> Config {", False),
+]
+
+
+@pytest.mark.parametrize(("language", "code", "constructs"), CONSTRUCTING)
+def test_making_a_value_of_the_type_is_told_from_naming_it(
+    language: str, code: str, constructs: bool
+) -> None:
+    assert use_matcher("Config", "construct", 0, language)(code_lines(code)) is constructs

@@ -507,6 +507,8 @@ class Index:
                 # "implementations of handle_request": a function or method is
                 # implemented by its definitions, not derived from
                 plan = classify(plan.uses_of)
+            if plan.use_kind == "construct" and plan.uses_of and _callable_only(plan.uses_of, meta):
+                plan = replace(plan, use_kind="call")  # a function is called, not built
             if plan.use_kind == "use" and plan.uses_of:
                 # "where is Store used": a type is used wherever code names it (a field's
                 # type, a parameter's); a function where it is called

@@ -64,6 +64,7 @@ EPILOG = (
     " raising it; 'who catches TimeoutError', its handlers; 'where is timeout set', its"
     " assignments; 'subclasses of Store' (who"
     " implements X), the types deriving from it (in Go, the types with its methods);"
+    " 'where is Config created', the code making one;"
     " 'where is retry tested', the tests"
     " that use it; 'docs for Config', the documentation naming it; 'what does handle"
     " call', the"

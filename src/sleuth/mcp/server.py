@@ -59,7 +59,9 @@ location; expand that instead.
 """
 
 Mode = Literal["hybrid", "semantic", "lexical"]
-Use = Literal["call", "import", "raise", "catch", "assign", "extend", "test", "doc", "callees"]
+Use = Literal[
+    "call", "import", "raise", "catch", "assign", "extend", "construct", "test", "doc", "callees"
+]
 Category = Literal["code", "docs", "tests"]
 K = Annotated[int, Field(ge=1, le=MAX_K, description=f"Number of hits, 1 to {MAX_K}.")]
 PathGlob = Annotated[str | None, Field(description="Only paths matching this glob.")]
@@ -297,6 +299,7 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
             Field(
                 description="call (callers, default), import, raise, catch (handlers), "
                 "assign, extend (subclasses and implementations; Go types by their methods), "
+                "construct (where a type is created: new X(, X{..}, X::new(), "
                 "test (the tests that "
                 "use it), doc (the documentation naming it), callees (what it calls)."
             ),

@@ -51,10 +51,10 @@ _NAME = r"[`'\"]?([^\W\d][\w.:#$]*?)(?:\(\))?[`'\"]?"
 _USES = re.compile(
     rf"(?:where\s+(?:is|are|does|do)\s+{_NAME}\s+(?:used|called|referenced|invoked|imported"
     rf"|raised|thrown|set|assigned|written|modified|mutated|subclassed|extended|inherited"
-    rf"|caught|handled|rescued)"
+    rf"|caught|handled|rescued|created|constructed|instantiated|built)"
     rf"|(?:who|what|which\s+(?:classes|types|structs))\s+(?:calls|uses|imports|raises"
     rf"|throws|sets|assigns|writes|modifies|mutates|implements?|extends?|inherits?(?:\s+from)?"
-    rf"|catch(?:es)?|handles|rescues"
+    rf"|catch(?:es)?|handles|rescues|creates|constructs|instantiates|builds"
     rf"|subclass(?:es)?|derives?\s+from)\s+{_NAME}"
     rf"|(?:classes|types)\s+(?:that\s+)?(?:implement(?:s|ing)?|extend(?:s|ing)?"
     rf"|inherit(?:s|ing)?\s+from|deriv(?:e|es|ing)\s+from)\s+{_NAME}"
@@ -67,7 +67,7 @@ _USES = re.compile(
     rf"|call|use|exercise|check)s?)\s+{_NAME}"
     rf"|(?:find\s+)?(?:all\s+)?(?:callers|usages|uses|references|call\s+sites|calls|imports"
     rf"|assignments|writes|implementations|implementers|implementors|subclasses|subtypes"
-    rf"|handlers|catchers"
+    rf"|handlers|catchers|instances|instantiations|constructions"
     rf"|derived\s+(?:classes|types)|children)\s+(?:of|to)\s+{_NAME})\s*\??",
     re.I,
 )
@@ -93,6 +93,10 @@ _USE_KINDS = (
             r"\b(implement\w*|extend\w*|inherit\w*|subclass\w*|subtypes|deriv\w*|children)\b", re.I
         ),
     ),
+    (
+        "construct",
+        re.compile(r"\b(creat\w*|construct\w*|instan\w*|built|builds)\b", re.I),
+    ),
     # any use: of a type, every mention in code; of a function, its calls (``Index.search``)
     ("use", re.compile(r"\b(used|uses|usages?|referenced|references?)\b", re.I)),
 )
@@ -116,6 +120,7 @@ USE_QUESTIONS = {
     "catch": "who catches `{}`",
     "assign": "where is `{}` set",
     "extend": "subclasses of `{}`",
+    "construct": "where is `{}` created",
     "test": "tests for `{}`",
     "doc": "docs for `{}`",
     "callees": "what does `{}` call",
@@ -131,7 +136,7 @@ def uses_question(name: str, use: str) -> str:
 #: Uses whose questions read as well in words ("tests for caching", "who handles
 #: requests", "who implements retries"): a plain word in them is a name only when the
 #: index defines it.
-_NAMED_AS_CODE = frozenset({"test", "doc", "catch", "extend"})
+_NAMED_AS_CODE = frozenset({"test", "doc", "catch", "extend", "construct"})
 
 
 def _written_as_name(uses: re.Match[str], group: int) -> bool:
@@ -166,8 +171,10 @@ class QueryPlan:
     #: Config imported"), "raise" ("where is TimeoutError raised"), "assign" ("where is
     #: timeout set"), "extend" ("subclasses of Store"), "test" ("tests for retry": the
     #: tests that name it, those calling it first), "doc" ("docs for retry": the
-    #: documentation that names it), "use" ("where is Store used": read as "call" for a
-    #: function, as "mention" for a type, whose every mention in code is a use)
+    #: documentation that names it), "construct" ("where is Config created": ``new
+    #: Config(``, ``Config{..}``, ``Config::new(``), "use" ("where is Store used": read
+    #: as "call" for a function, as "mention" for a type, whose every mention in code is
+    #: a use)
     use_kind: str = "call"
     #: the name whose callees the query asks for ("what does parse_config call")
     callees_of: str | None = None

@@ -122,7 +122,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
             plan.uses_of,
             meta.texts(lexical_hits),
             plan.use_kind,
-            meta.languages_of(lexical_hits) if plan.use_kind in ("call", "use", "test") else None,
+            meta.languages_of(lexical_hits) if plan.use_kind in _BY_LANGUAGE else None,
         )
         if plan.use_kind == "extend":  # Go's types satisfy an interface without naming it
             holders.update(dict.fromkeys(go_implementers(meta, plan.uses_of), ASKED))
@@ -211,11 +211,16 @@ def _use_first(plan: QueryPlan, holders: dict[int, float]) -> Callable[[Scored],
     place = _PLACES.get(plan.use_kind)
     if place:  # every test (doc) that names it; a docs section titled so is no definition
         return lambda item: chunk_category(item.row) == place and not item.defines_used
-    if plan.use_kind in ("call", "use", "mention"):  # a definition is no use of itself
+    if plan.use_kind in _NOT_IN_DEFINITION:
         return lambda item: item.lexical >= ASKED and not item.defines_used
     return lambda item: item.lexical >= ASKED
 
 
+#: Uses whose forms differ by language (calls without brackets, Go's conversions).
+_BY_LANGUAGE = frozenset({"call", "use", "test", "construct"})
+#: Uses that the name's own definition is no instance of (its ``def retry(`` line reads
+#: as a call, a Java constructor ``Config(..) {`` as a construction).
+_NOT_IN_DEFINITION = frozenset({"call", "use", "mention", "construct"})
 #: The questions about where a name is tested or documented, and where their answers are.
 _PLACES = {"test": "tests", "doc": "docs"}
 

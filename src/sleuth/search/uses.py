@@ -70,6 +70,8 @@ def use_matcher(
     answers."""
     word = re.escape(last_part(name))
     asked = _ASKED_USE[kind](word, flags)
+    if kind == "construct" and language == "go":  # ``Config(x)`` converts
+        asked = _constructs(word, flags, called=False)
     bare = _BARE_CALLS.get(language) if kind in ("call", "use", "test") else None
     if bare is not None:
         bare_call = bare(word, flags)
@@ -272,6 +274,36 @@ def _catches(word: str, flags: int) -> Callable[[str], bool]:
     return lambda text: caught.search(text) is not None
 
 
+def _constructs(word: str, flags: int, called: bool = True) -> Callable[[str], bool]:
+    """Code that makes a value of the type: ``new X(`` and ``new X {`` (Java, C#, JS,
+    PHP, C++), ``X(`` (Python, Kotlin, Swift, Scala), a literal ``X{..}`` or ``&X{``
+    (Go, Rust), Rust's ``X::new(`` and other constructors (``X::default()``,
+    ``X::with_capacity(``), ``X.new`` (Ruby), ``X.of(`` / ``X.builder(``, Elixir's
+    ``%X{``, C++'s ``make_unique<X>(``. Not a declaration (``struct X {``, ``class X(``,
+    ``impl X {``, ``def X(``). Without ``called``, ``X(`` is none (Go's conversion)."""
+    qualified = r"(?:[\w$]+(?:\.|::))*"
+    generic = r"(?:\s*<[^<>()\n]*(?:<[^<>()\n]*>[^<>()\n]*)*>|\[[^\[\]\n]*\])?"
+    made = re.compile(
+        rf"\bnew\s+{qualified}{word}(?![\w$])"
+        + (rf"|(?<![\w$.:]){qualified}{word}{generic}\s*\(" if called else "")
+        + rf"|(?:[=(,:&\[{{]|\breturn|=>|\?)\s*{qualified}{word}{generic}\s*\{{"
+        rf"|%{qualified}{word}\s*\{{"
+        rf"|(?<![\w$]){word}{generic}\s*(?:::|\.)\s*(?:new|default|from\w*|with\w*|builder"
+        rf"|create\w*|of|getInstance|newInstance|init)(?![\w$])"
+        rf"|\bmake_(?:unique|shared)\s*<\s*{qualified}{word}\b",
+        flags,
+    )
+    declared = re.compile(
+        rf"\b(?:class|struct|interface|trait|enum|impl|type|record|object|def|fn|func"
+        rf"|function|protocol|extension|union|module|defmodule|instance)\b[^\n;=]*?"
+        rf"(?<![\w$]){word}(?![\w$])",
+        flags,
+    )
+    return lambda text: any(
+        made.search(line) and not declared.search(line) for line in text.split("\n")
+    )
+
+
 def _mentions(word: str, flags: int) -> Callable[[str], bool]:
     """The name as a whole word anywhere (documentation that names it)."""
     mention = _whole_word(word, flags)
@@ -287,6 +319,7 @@ _ASKED_USE: dict[str, Callable[[str, int], Callable[[str], bool]]] = {
     "extend": _extends,
     "test": _calls,  # the tests that call it; the ranking keeps tests first
     "doc": _mentions,  # the ranking keeps docs first
+    "construct": _constructs,
     "mention": _mentions,  # a type's every mention in code ("where is Store used")
     "use": _calls,  # as asked of a function
 }
