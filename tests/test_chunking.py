@@ -1581,6 +1581,32 @@ def test_kotlin_swift_rust_and_cpp_statements_the_grammars_misread() -> None:
     ]
 
 
+def test_rust_methods_declared_through_a_macro_of_the_same_file() -> None:
+    """tokio's ``read_impl! { fn read_u8(&mut self) -> ReadU8; .. }`` inside a trait: a
+    call of a macro the file defines, whose body is items, holds definitions. A call
+    whose body is arguments after an attribute or a doc comment (serde's ``deref_impl!
+    { /// This impl .. Rc }``) is left to the grammar, which keeps what follows it."""
+    _, definitions = checked_chunks(
+        "rust",
+        "macro_rules! read_impl {\n    ($(fn $name:ident(&mut self) -> $fut:ident;)*) => {\n"
+        "        $(fn $name(&mut self) -> $fut<&mut Self> { $fut::new(self) })*\n"
+        "    }\n}\n\npub trait AsyncReadExt {\n    fn chain(self) -> Chain;\n\n"
+        "    read_impl! {\n        /// Reads an unsigned 8 bit integer.\n"
+        "        fn read_u8(&mut self) -> ReadU8;\n\n        /// Reads a signed one.\n"
+        "        fn read_i8(&mut self) -> ReadI8;\n    }\n}\n",
+    )
+    names = [(d.name, d.parent) for d in definitions]
+    assert ("read_u8", "AsyncReadExt") in names and ("read_i8", "AsyncReadExt") in names, names
+    _, definitions = checked_chunks(
+        "rust",
+        "macro_rules! deref_impl {\n    ($($desc:tt)*) => {};\n}\n\n"
+        "deref_impl! {\n    /// This impl requires the rc feature.\n"
+        '    #[cfg(feature = "rc")]\n    Rc\n}\n\n'
+        "impl Serialize for Unit {\n    fn serialize(&self) -> u8 {\n        0\n    }\n}\n",
+    )
+    assert [d.name for d in definitions][-2:] == ["Unit", "serialize"], definitions
+
+
 def test_zsh_go_type_groups_and_elixir_macro_heads() -> None:
     """zsh read as bash: ``(( $+commands[x] ))``, ``${(f)"$(cmd)"}`` and a brace group
     closed without ``;`` lost or nested every function after them. Go's ``type ( .. )``

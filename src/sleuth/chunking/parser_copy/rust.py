@@ -9,7 +9,8 @@ from .edits import blank_spans
 #: Rust crates gate items behind configuration macros of their own (tokio's
 #: ``cfg_rt! { pub fn spawn(..) { .. } }``): the grammar keeps a macro's body as tokens,
 #: so nothing inside is a definition. The wrapper (``cfg_rt! {`` and its ``}``) is blanked
-#: when it stands alone on its lines; ``cfg_if!`` has a syntax of its own and stays.
+#: when it stands alone on its lines and its body starts with an item; ``cfg_if!`` has a
+#: syntax of its own and stays. So is a call of a macro the file defines itself.
 _RUST_CFG_WRAPPER = re.compile(r"(?m)^[ \t]*((?:cfg_(?!if\b)\w+|feature)![ \t]*\{)[ \t]*$")
 _RUST_BRACES = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\\\'])\'|[{}]', re.S)
 
@@ -26,10 +27,29 @@ _RUST_ARM = re.compile(r"[ \t\n]*(\w+[ \t]*:[ \t]*\{)")
 _RUST_ARM_END = re.compile(r"[ \t\n]*,")
 
 
+#: A body of items, after its comments and attributes: the start of a function or type.
+_RUST_OWN_ITEM = re.compile(
+    r"(?:\s*(?://[^\n]*|#!?\[[^\n]*\][ \t]*)(?=\n))*\s*(?:pub(?:\([^)\n]*\))?\s+)?"
+    r"(?:(?:async|const|unsafe|extern\s+\"\w+\")\s+)*(?:fn|struct|enum|union|trait|impl|type)\b"
+)
+#: A macro the file defines for itself (tokio's ``macro_rules! read_impl``), whose calls
+#: at item level wrap methods the grammar would otherwise see only as tokens
+#: (``read_impl! { fn read_u8(&mut self) -> ReadU8; .. }``).
+_RUST_LOCAL_MACRO = re.compile(r"\bmacro_rules![ \t]*(\w+)")
+
+
 def rewrite_rust(text: str) -> str:
-    if "cfg_" not in text and "feature!" not in text:  # tokio's feature! { #![unix] .. }
-        return text
+    local = set(_RUST_LOCAL_MACRO.findall(text)) if "macro_rules!" in text else set()
+    if "cfg_" not in text and "feature!" not in text and not local:
+        return text  # (tokio's feature! { #![unix] .. })
     wrappers = list(_RUST_CFG_WRAPPER.finditer(text))
+    if local:
+        names = "|".join(re.escape(name) for name in sorted(local))
+        own = re.compile(rf"(?m)^[ \t]*((?:{names})![ \t]*\{{)[ \t]*$")
+        # (only around methods or types: serde's ``seq_impl! { #[cfg(..)] BinaryHeap<T>
+        # .. }`` are arguments after an attribute, which no grammar reads)
+        found = [m for m in own.finditer(text) if _RUST_OWN_ITEM.match(text, m.end(0))]
+        wrappers = sorted([*wrappers, *found], key=lambda match: match.start())
     if not wrappers:
         return text
     pairs = _brace_pairs(text)
