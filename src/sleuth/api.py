@@ -90,6 +90,18 @@ def _type_only(name: str, meta: MetaStore) -> bool:
     return meta.defines_name(name, TYPE_KINDS) and not meta.defines_name(name, callable_kinds)
 
 
+def _use_of_what_is_defined(plan: QueryPlan, name: str, meta: MetaStore) -> QueryPlan:
+    """The question about uses as fits what the index defines ``name`` as: a function or
+    method is implemented by its definitions ("implementations of handle_request": the
+    name alone) and called, not built; "where is Store used" asks, of a type, for every
+    mention in code (a field's type, a parameter's), of anything else for its calls."""
+    if plan.use_kind in ("extend", "construct") and _callable_only(name, meta):
+        return classify(name) if plan.use_kind == "extend" else replace(plan, use_kind="call")
+    if plan.use_kind == "use":
+        return replace(plan, use_kind="mention" if _type_only(name, meta) else "call")
+    return plan
+
+
 def check_query(query: str, k: int = 10, mode: str = "hybrid", *, name: bool = False) -> None:
     """Raise QueryError for an empty or unsearchable query, a bad k or mode. ``name``:
     the query is a symbol name, which may be made of ``NAME_CHARACTERS`` alone."""
@@ -503,17 +515,8 @@ class Index:
         with meta.lock:  # its reads share the connection with other threads' snapshots
             if plan.named_word and meta.defines_name(plan.named_word[0]):
                 plan = as_name(plan)
-            if plan.use_kind == "extend" and plan.uses_of and _callable_only(plan.uses_of, meta):
-                # "implementations of handle_request": a function or method is
-                # implemented by its definitions, not derived from
-                plan = classify(plan.uses_of)
-            if plan.use_kind == "construct" and plan.uses_of and _callable_only(plan.uses_of, meta):
-                plan = replace(plan, use_kind="call")  # a function is called, not built
-            if plan.use_kind == "use" and plan.uses_of:
-                # "where is Store used": a type is used wherever code names it (a field's
-                # type, a parameter's); a function where it is called
-                used = "mention" if _type_only(plan.uses_of, meta) else "call"
-                plan = replace(plan, use_kind=used)
+            if plan.uses_of:
+                plan = _use_of_what_is_defined(plan, plan.uses_of, meta)
             respelled = respell(plan, meta, self._lexical.occurs)
         if respelled is not None:
             asked, plan = plan.text, respelled.plan
