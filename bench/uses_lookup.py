@@ -182,7 +182,7 @@ def _users(
         and matchers.get(language, matchers["python"])(use_text(text, rule))
     ]
     if kind == "extend":
-        implementers = go_implementers(meta, name)
+        implementers = list(go_implementers(meta, name))
         marks = ",".join("?" * len(implementers))
         users += [
             Span(where, start, end, category_of(where, language))

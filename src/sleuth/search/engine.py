@@ -116,6 +116,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     if plan.kind == "identifier" and lexical_hits and floor:
         _lift(lexical_hits, meta.reexport_chunks(sorted(plan.symbol_names)), floor)
     holders: dict[int, float] = {}
+    implementers: dict[int, str] = {}  # Go types by their methods: no line names the interface
     if plan.uses_of and lexical_hits:
         # a question about uses is one of presence (``uses``): BM25's order is not kept
         holders = use_scores(
@@ -125,7 +126,8 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
             meta.languages_of(lexical_hits) if plan.use_kind in _BY_LANGUAGE else None,
         )
         if plan.use_kind == "extend":  # Go's types satisfy an interface without naming it
-            holders.update(dict.fromkeys(go_implementers(meta, plan.uses_of), ASKED))
+            implementers = go_implementers(meta, plan.uses_of)
+            holders.update(dict.fromkeys(implementers, ASKED))
         lexical_hits = holders or lexical_hits
     # likewise the chunk of the one definition of a name asked for alone
     floor = float(SIGNALS["sole_definition_floor"])
@@ -188,7 +190,11 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
                 kind=kind,
                 language=row.language,
                 score=round(item.score, 6),
-                preview=preview(texts.get(row.id, row.text), plan.terms, _asked_line(row, plan)),
+                preview=preview(
+                    texts.get(row.id, row.text),
+                    _type_lines(implementers[row.id]) if row.id in implementers else plan.terms,
+                    _asked_line(row, plan),
+                ),
                 parent=row.parent,
                 signature=row.signature,
                 also=[
@@ -276,6 +282,12 @@ def _label(row: ChunkRow, plan: QueryPlan, definitions: dict) -> tuple[str, str]
     if found is None:
         return row.symbol, row.kind
     return found.name, found.kind
+
+
+def _type_lines(name: str) -> list[str]:
+    """Preview terms that pick a Go type's declaration line (``type X struct``, or ``X
+    struct`` in a ``type ( .. )`` group) over the lines that only name it."""
+    return [f"type {name}", f"{name} struct", f"{name} ", f"{name}"]
 
 
 def _asked_line(row: ChunkRow, plan: QueryPlan) -> int | None:

@@ -36,19 +36,21 @@ _TYPE_WORDS = frozenset({"chan", "func", "map", "struct", "interface"})
 _BUILTIN: dict[str, dict[str, Shape]] = {"error": {"Error": ((), ("string",))}}
 
 
-def go_implementers(meta: MetaStore, name: str) -> list[int]:
-    """Chunk ids of the Go types' declarations (or, for a type declared elsewhere, its
-    first method) that define every method of a Go interface named ``name`` in its shape
-    (``Shape``: the same parameter and result types), or have it from a type they embed;
-    empty when the tree declares no such interface or it lists no method (a type
-    constraint). Interfaces of one name in several packages are answered each."""
-    found: dict[int, None] = {}
+def go_implementers(meta: MetaStore, name: str) -> dict[int, str]:
+    """Chunk id -> type name, for the Go types' declarations (or, for a type declared
+    elsewhere, its first method) that define every method of a Go interface named
+    ``name`` in its shape (``Shape``: the same parameter and result types), or have it
+    from a type they embed; empty when the tree declares no such interface or it lists
+    no method (a type constraint). Interfaces of one name in several packages are
+    answered each."""
+    found: dict[int, str] = {}
     for _, methods in _method_sets(meta, last_part(name), EMBED_DEPTH):
-        found.update(dict.fromkeys(_satisfying(meta, methods)))
-    return list(found)
+        for chunk_id, owner in _satisfying(meta, methods):
+            found.setdefault(chunk_id, owner)
+    return found
 
 
-def _satisfying(meta: MetaStore, methods: dict[str, Shape]) -> list[int]:
+def _satisfying(meta: MetaStore, methods: dict[str, Shape]) -> list[tuple[int, str]]:
     owners: dict[str, dict[str, int]] = {}
     for row, chunk_id in meta.definitions_in(methods, ["method"], "go"):
         head = re.search(rf"\b{re.escape(row.name)}\s*\(", row.signature)
@@ -60,7 +62,7 @@ def _satisfying(meta: MetaStore, methods: dict[str, Shape]) -> list[int]:
     declared = {
         row.name: chunk_id for row, chunk_id in meta.definitions_in(complete, ["type"], "go")
     }
-    return [declared.get(owner, min(found.values())) for owner, found in complete.items()]
+    return [(declared.get(owner, min(found.values())), owner) for owner, found in complete.items()]
 
 
 def _promote(meta: MetaStore, owners: dict[str, dict[str, int]]) -> None:
