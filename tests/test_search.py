@@ -1568,6 +1568,8 @@ def test_go_types_implement_an_interface_by_its_methods(tmp_path: Path) -> None:
     implementers = {"store/memory.go", "store/disk.go", "store/logged.go"}
     assert {r.path for r in found[:3]} == implementers, found
     assert {r.symbol for r in found[:3]} == {"store", "DiskStore", "loggedStore"}, found
+    # each shown by its declaration, which is what makes it an answer
+    assert all(r.preview.startswith(f"type {r.symbol} struct") for r in found[:3]), found
     readers = [r.path for r in index.search("who implements Reader", mode="lexical").results]
     assert set(readers[:4]) == implementers | {"store/cache.go"}, readers
     # Get with no key, or with an int key, is another method
