@@ -120,6 +120,7 @@ def test_agent_session_search_symbol_expand_and_stale(sample_repo: Path) -> None
             ("ConnectionError", "catch"): ("src/uploads/retry.py", "retry_failed_upload"),
             ("ConfigParser", "import"): ("src/app.py", ""),
             ("ConfigParser", "construct"): ("src/app.py", "main"),
+            ("ConfigParser", "use"): ("src/app.py", "main"),
             ("retry_failed_upload", "test"): (
                 "tests/test_retry.py",
                 "test_retry_gives_up_after_attempts",

@@ -60,7 +60,17 @@ location; expand that instead.
 
 Mode = Literal["hybrid", "semantic", "lexical"]
 Use = Literal[
-    "call", "import", "raise", "catch", "assign", "extend", "construct", "test", "doc", "callees"
+    "use",
+    "call",
+    "import",
+    "raise",
+    "catch",
+    "assign",
+    "extend",
+    "construct",
+    "test",
+    "doc",
+    "callees",
 ]
 Category = Literal["code", "docs", "tests"]
 K = Annotated[int, Field(ge=1, le=MAX_K, description=f"Number of hits, 1 to {MAX_K}.")]
@@ -297,13 +307,14 @@ def build_server(root: Path, embed: str = "background", use_daemon: bool = True)
         use: Annotated[
             Use,
             Field(
-                description="call (callers, default), import, raise, catch (handlers), "
+                description="use (default: of a function its callers, of a type all code "
+                "naming it), call (callers), import, raise, catch (handlers), "
                 "assign, extend (subclasses and implementations; Go types by their methods), "
                 "construct (where a type is created: new X(, X{..}, X::new(), "
                 "test (the tests that "
                 "use it), doc (the documentation naming it), callees (what it calls)."
             ),
-        ] = "call",
+        ] = "use",
         k: K = 10,
         path: PathGlob = None,
         language: Language = None,

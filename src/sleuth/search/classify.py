@@ -114,6 +114,7 @@ _DEFINED = re.compile(
 #: A question for each use of a name, as ``classify`` reads it (the name quoted, so that
 #: a plain word is a name: "tests for `sleep`"); "callees" asks what the name calls.
 USE_QUESTIONS = {
+    "use": "where is `{}` used",
     "call": "who calls `{}`",
     "import": "where is `{}` imported",
     "raise": "where is `{}` raised",
