@@ -48,8 +48,9 @@ sleuth searches this repository's code locally (offline).
    It returns compact handles (id, path, symbol, kind, one-line preview), best first.
 2. `expand` the ids you need (several at once) to read the code with line numbers; add
    context_lines for surrounding lines. Do not read whole files when a handle will do.
-3. `find_symbol` for a definition by name; `find_uses` for where a name is called,
-   imported, raised, caught, set, subclassed, tested or documented, or what it calls;
+3. `find_symbol` for a definition by name; `find_uses` for where a name is used,
+   called, imported, raised, caught, set, subclassed, created, tested or documented,
+   or what it calls;
    `related` for code similar to a handle or path:line.
 4. `history` for when and why code changed (commits); `index_status` for what is indexed;
    `reindex` after many files changed at once (searches re-index changed files anyway).
