@@ -1464,13 +1464,13 @@ def test_a_question_for_implementations_lists_the_types_deriving_from_the_name(
 def test_a_types_uses_are_its_mentions_in_code_a_functions_its_calls(tmp_path: Path) -> None:
     """ "where is Store used" asks, of a type, for the code that names it (a field's type,
     a parameter's), not only for code that calls it like a function (``Store(``, a test
-    building one); of a function, for its calls."""
+    building one), even beside a function ``store``; of a function, for its calls."""
     tests = "".join(f"def test_store_{n}():\n    assert Store(Path('{n}'))\n\n" for n in range(6))
     root = _write(
         tmp_path,
         {
             "app/store.py": "class Store:\n    def get(self, key):\n"
-            "        return self.items[key]\n",
+            "        return self.items[key]\n\n\ndef store():\n    return Store()\n",
             "app/main.py": "def main():\n    serve(Store(), 8000)\n",
             "app/cache.py": "class Cache:\n    backend: Store\n\n    def get(self, key):\n"
             "        return self.backend.get(key)\n",
@@ -1483,10 +1483,14 @@ def test_a_types_uses_are_its_mentions_in_code_a_functions_its_calls(tmp_path: P
     index = Index(root)
     for question in ("where is Store used", "usages of Store", "who uses Store"):
         assert classify(question).use_kind == "use", question
-        paths = [r.path for r in index.search(question, mode="lexical").results]
+        results = index.search(question, mode="lexical").results
+        paths = [r.path for r in results]
         assert set(paths[:3]) == {"app/cache.py", "app/serve.py", "app/main.py"}, paths
         assert "app/notes.py" not in paths, paths  # a comment is no use
-        assert paths.index("tests/test_store.py") < paths.index("app/store.py"), paths
+        # the class itself after every use, its function `store` among them
+        spans = [(r.path, r.start_line) for r in results]
+        assert spans.index(("tests/test_store.py", 1)) < spans.index(("app/store.py", 1))
+        assert spans.index(("app/store.py", 6)) < spans.index(("tests/test_store.py", 1))
     # of a function, "used" asks for its calls
     calls = [r.path for r in index.search("where is serve used", mode="lexical").results]
     assert calls[0] == "app/main.py", calls

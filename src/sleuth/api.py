@@ -85,9 +85,14 @@ def _callable_only(name: str, meta: MetaStore) -> bool:
 
 
 def _type_only(name: str, meta: MetaStore) -> bool:
-    """Whether the index defines ``name`` only as types (classes, interfaces, ..)."""
-    callable_kinds = ("function", "method", "macro", "overload")
-    return meta.defines_name(name, TYPE_KINDS) and not meta.defines_name(name, callable_kinds)
+    """Whether the index defines ``name`` only as types (classes, interfaces, ..): in the
+    case written when it defines it so (``Config`` the class, not ``config`` the
+    function beside it)."""
+    rows = meta.definitions_named(name, like=False, limit=200)
+    kinds = {row.kind for row in rows if row.name == name} or {row.kind for row in rows}
+    return bool(kinds & TYPE_KINDS) and kinds.isdisjoint(
+        ("function", "method", "macro", "overload")
+    )
 
 
 def _use_of_what_is_defined(plan: QueryPlan, name: str, meta: MetaStore) -> QueryPlan:
