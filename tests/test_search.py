@@ -1325,6 +1325,24 @@ def test_a_question_about_uses_lists_source_callers_and_only_code_holding_the_na
         assert paths.index("app/registry.py") < paths.index("app/upload.py"), paths
 
 
+def test_a_question_about_uses_of_a_name_too_long_for_one_token(tmp_path: Path) -> None:
+    """The lexical index keeps no token of 40 bytes or more: a name that long is looked
+    for by its words, and its callers still come first."""
+    name = "diagnosticsGetSafeToInspectDeletedHandles"
+    root = _write(
+        tmp_path,
+        {
+            "lib/handles.py": f"def {name}(snapshot):\n    return list(snapshot.deleted)\n",
+            "lib/report.py": f"def report(snapshot):\n    return len({name}(snapshot))\n",
+            "lib/other.py": "def deleted_handles(snapshot):\n    return snapshot.deleted\n",
+        },
+    )
+    index = Index(root)
+    response = index.search(f"who calls {name}", mode="lexical")
+    assert [r.path for r in response.results][:2] == ["lib/report.py", "lib/handles.py"]
+    assert not response.notices, response.notices
+
+
 def test_calls_without_brackets_come_before_mentions(tmp_path: Path) -> None:
     """Ruby, Elixir, Haskell and shell call a function without brackets: "who calls
     retry_job" lists ``retry_job job`` and ``|> retry_job`` before a symbol naming it

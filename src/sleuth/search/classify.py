@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..languages import EXTENSIONS
+from ..store.lexical import TOKEN_BYTES_LIMIT
 from ..tokens import identifiers_in, query_terms
 
 #: A query asks for test code when tests are its object ("tests for retry", "unit tests",
@@ -264,7 +265,9 @@ def classify(query: str) -> QueryPlan:
 
 def _uses_plan(text: str, name: str, use_kind: str) -> QueryPlan:
     terms = query_terms(name)
-    if terms and terms[0] == name.lower():  # a use writes the whole name, not its parts
+    # a use writes the whole name, not its parts (unless the index keeps no such long
+    # token: ``DiagnosticsGetSafeToInspectDeletedHandles`` is found by its words)
+    if terms and terms[0] == name.lower() and len(terms[0].encode()) < TOKEN_BYTES_LIMIT:
         terms = terms[:1]
     lexical, semantic = WEIGHTS["identifier"]
     wants_tests, wants_docs = use_kind == "test", use_kind == "doc"
