@@ -1343,6 +1343,43 @@ def test_a_question_about_uses_of_a_name_too_long_for_one_token(tmp_path: Path) 
     assert not response.notices, response.notices
 
 
+@pytest.mark.parametrize(
+    ("question", "name", "use"),
+    [
+        ("who references Config", "Config", "use"),
+        ("what code uses Config", "Config", "use"),
+        ("which functions call parse_config", "parse_config", "call"),
+        ("call sites for parse_config", "parse_config", "call"),
+        ("show me usages of Config", "Config", "use"),
+        ("list callers of parse_config", "parse_config", "call"),
+        ("where Config is used", "Config", "use"),
+        ("where is Config being used", "Config", "use"),
+        ("where does parse_config get called", "parse_config", "call"),
+        ("where do we call parse_config", "parse_config", "call"),
+        ("where is the Config class used", "Config", "use"),
+        ("where are Config objects created", "Config", "construct"),
+        ("can you find the tests for parse_config", "parse_config", "test"),
+        ("list all subclasses of Store", "Store", "extend"),
+    ],
+)
+def test_questions_about_uses_in_the_words_people_use(question: str, name: str, use: str) -> None:
+    """Agents and people ask in many forms: a request around the question, the name
+    with "the" and its kind, the verb's other forms and orders."""
+    plan = classify(question)
+    assert (plan.uses_of, plan.use_kind) == (name, use), question
+    assert plan.text == question  # searched as asked
+
+
+def test_a_subject_in_words_after_the_is_no_name_unless_defined() -> None:
+    """ "where is the cache used" may ask about caching in words: "cache" is a name
+    only when the index defines it (as for "tests for caching")."""
+    for question, word in (("where is the cache used", "cache"), ("show me the session", "")):
+        plan = classify(question)
+        assert plan.uses_of is None, question
+        assert (plan.named_word or ("",))[0] == word, question
+    assert classify("show me where Config is defined").text == "Config"
+
+
 def test_calls_without_brackets_come_before_mentions(tmp_path: Path) -> None:
     """Ruby, Elixir, Haskell and shell call a function without brackets: "who calls
     retry_job" lists ``retry_job job`` and ``|> retry_job`` before a symbol naming it

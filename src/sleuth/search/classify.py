@@ -49,14 +49,32 @@ _NAME = r"[`'\"]?([^\W\d][\w.:#$]*?)(?:\(\))?[`'\"]?"
 #: Store", "who implements Store", "where is retry tested" (the tests that use it),
 #: "who catches TimeoutError". Its name is what
 #: BM25 looks for; the definition itself ranks lower.
+#: ... as a question about uses may write it: "the Config class", "Config objects".
+_USED_NAME = (
+    rf"(?:the\s+)?{_NAME}(?:\s+(?:class|function|method|type|interface|struct|trait|enum"
+    rf"|module|macro|constant|variable|field|property|objects?|instances?|values?))?"
+)
+#: The verbs of a use, as in "which functions call X", "where do we create X".
+_USE_VERB = (
+    r"(?:call|use|reference|refer\s+to|import|raise|throw|set|assign|write|modify|mutate"
+    r"|implement|extend|inherit\s+from|subclass|derive\s+from|catch|handle|rescue|create"
+    r"|construct|instantiate|build)"
+)
 _USES = re.compile(
-    rf"(?:where\s+(?:is|are|does|do)\s+{_NAME}\s+(?:used|called|referenced|invoked|imported"
+    rf"(?:where\s+(?:is|are|does|do)\s+{_USED_NAME}\s+(?:being\s+|getting\s+|gets?\s+)?"
+    rf"(?:used|called|referenced|invoked|imported"
     rf"|raised|thrown|set|assigned|written|modified|mutated|subclassed|extended|inherited"
     rf"|caught|handled|rescued|created|constructed|instantiated|built)"
+    rf"|where\s+{_USED_NAME}\s+(?:is|are|gets?)\s+(?:being\s+)?(?:used|called|referenced"
+    rf"|invoked|imported|raised|thrown|set|assigned|modified|caught|handled|created"
+    rf"|constructed|instantiated|built)"
+    rf"|where\s+(?:do|does|did)\s+(?:\w+\s+){{1,2}}?{_USE_VERB}\s+{_USED_NAME}"
     rf"|(?:who|what|which\s+(?:classes|types|structs))\s+(?:calls|uses|imports|raises"
     rf"|throws|sets|assigns|writes|modifies|mutates|implements?|extends?|inherits?(?:\s+from)?"
     rf"|catch(?:es)?|handles|rescues|creates|constructs|instantiates|builds"
-    rf"|subclass(?:es)?|derives?\s+from)\s+{_NAME}"
+    rf"|references|refers\s+to|subclass(?:es)?|derives?\s+from)\s+{_USED_NAME}"
+    rf"|(?:which|what)\s+(?:functions|methods|code|files|modules|places|parts\s+of\s+the"
+    rf"\s+code)\s+{_USE_VERB}s?\s+{_USED_NAME}"
     rf"|(?:classes|types)\s+(?:that\s+)?(?:implement(?:s|ing)?|extend(?:s|ing)?"
     rf"|inherit(?:s|ing)?\s+from|deriv(?:e|es|ing)\s+from)\s+{_NAME}"
     rf"|(?:where|how)\s+(?:is|are)\s+{_NAME}\s+(?:tested|documented|described|explained)"
@@ -69,7 +87,7 @@ _USES = re.compile(
     rf"|(?:find\s+)?(?:all\s+)?(?:callers|usages|uses|references|call\s+sites|calls|imports"
     rf"|assignments|writes|implementations|implementers|implementors|subclasses|subtypes"
     rf"|handlers|catchers|instances|instantiations|constructions"
-    rf"|derived\s+(?:classes|types)|children)\s+(?:of|to)\s+{_NAME})\s*\??",
+    rf"|derived\s+(?:classes|types)|children)\s+(?:of|to|for)\s+{_USED_NAME})\s*\??",
     re.I,
 )
 #: A question for what a function calls: "what does parse_config call", "which
@@ -99,13 +117,14 @@ _USE_KINDS = (
         re.compile(r"\b(creat\w*|construct\w*|instan\w*|built|builds)\b", re.I),
     ),
     # any use: of a type, every mention in code; of a function, its calls (``Index.search``)
-    ("use", re.compile(r"\b(used|uses|usages?|referenced|references?)\b", re.I)),
+    ("use", re.compile(r"\b(use|used|uses|usages?|referenced|references?|refers?)\b", re.I)),
 )
 #: A question for a name's definition: "where is parse_config defined", "definition of
 #: Index", "overrides of render" (every definition of the name): asked as the name
 #: alone would be.
 _DEFINED = re.compile(
     rf"(?:where\s+(?:is|are)\s+{_NAME}\s+(?:defined|declared|implemented|overridden)"
+    rf"|where\s+{_NAME}\s+(?:is|are|gets)\s+(?:defined|declared|implemented|overridden)"
     rf"|(?:find\s+)?(?:the\s+|all\s+)?(?:definitions?|declarations?|overrides)\s+of\s+{_NAME}"
     rf"|(?:who|what)\s+overrides\s+{_NAME}|which\s+\w+\s+overrides?\s+{_NAME})\s*\??",
     re.I,
@@ -139,6 +158,10 @@ def uses_question(name: str, use: str) -> str:
 #: requests", "who implements retries"): a plain word in them is a name only when the
 #: index defines it.
 _NAMED_AS_CODE = frozenset({"test", "doc", "catch", "extend", "construct"})
+
+
+#: "the" just before a name in a question about uses.
+_THE = re.compile(r"\bthe\s*[`'\"]?$", re.I)
 
 
 def _written_as_name(uses: re.Match[str], group: int) -> bool:
@@ -211,12 +234,23 @@ class QueryPlan:
 WEIGHTS = {"identifier": (0.6, 0.4), "mixed": (0.4, 0.6), "natural": (0.4, 0.6)}
 
 
+#: A request around a question ("show me the callers of X", "can you find usages of X",
+#: "list all subclasses of X"): read past when telling its form.
+_REQUEST = re.compile(
+    r"(?:(?:please|can\s+you|could\s+you|would\s+you)\s+)?"
+    r"(?:(?:show|tell|give|list|get|search\s+for|look\s+up|find)(?:\s+(?:me|us))?\s+)?"
+    r"(?:(?:all|every)\s+(?:of\s+)?(?:the\s+)?)?",
+    re.I,
+)
+
+
 def classify(query: str) -> QueryPlan:
     text = " ".join(query.split())
-    defined = _DEFINED.fullmatch(text)
+    asked = text[_REQUEST.match(text).end() :] or text  # (the form, not the words searched)
+    defined = _DEFINED.fullmatch(asked)
     if defined is not None:
         return classify(next(name for name in defined.groups() if name))
-    callees = _CALLEES.fullmatch(text)
+    callees = _CALLEES.fullmatch(asked)
     if callees is not None:
         name = next(name for name in callees.groups() if name)
         lexical, semantic = WEIGHTS["identifier"]
@@ -225,13 +259,16 @@ def classify(query: str) -> QueryPlan:
             text, terms, "identifier", [name], lexical, semantic, False, False, callees_of=name
         )
     named_word = None
-    uses = _USES.fullmatch(text)
+    uses = _USES.fullmatch(asked)
     if uses is not None:
         group = next(n for n, name in enumerate(uses.groups(), 1) if name)
         # the verb, read with the name left out: "who calls write_file" asks for calls
-        verbs = text[: uses.start(group)] + " " + text[uses.end(group) :]
+        verbs = asked[: uses.start(group)] + " " + asked[uses.end(group) :]
         use_kind = next((kind for kind, verb in _USE_KINDS if verb.search(verbs)), "call")
-        if use_kind not in _NAMED_AS_CODE or _written_as_name(uses, group):
+        # "where is the cache used" may be about a subject in words, as "tests for
+        # caching" is: a name after "the" is code when written so or defined
+        in_words = use_kind in _NAMED_AS_CODE or _THE.search(asked[: uses.start(group)])
+        if not in_words or _written_as_name(uses, group):
             return _uses_plan(text, uses.group(group), use_kind)
         named_word = (uses.group(group), use_kind)  # "tests for caching": in words
     words = text.split(" ")
