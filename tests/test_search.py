@@ -1360,6 +1360,8 @@ def test_a_question_about_uses_of_a_name_too_long_for_one_token(tmp_path: Path) 
         ("where are Config objects created", "Config", "construct"),
         ("can you find the tests for parse_config", "parse_config", "test"),
         ("list all subclasses of Store", "Store", "extend"),
+        ("who conforms to Store", "Store", "extend"),  # Swift's protocols
+        ("types conforming to Store", "Store", "extend"),
     ],
 )
 def test_questions_about_uses_in_the_words_people_use(question: str, name: str, use: str) -> None:

@@ -72,10 +72,11 @@ _USES = re.compile(
     rf"|(?:who|what|which\s+(?:classes|types|structs))\s+(?:calls|uses|imports|raises"
     rf"|throws|sets|assigns|writes|modifies|mutates|implements?|extends?|inherits?(?:\s+from)?"
     rf"|catch(?:es)?|handles|rescues|creates|constructs|instantiates|builds"
-    rf"|references|refers\s+to|subclass(?:es)?|derives?\s+from)\s+{_USED_NAME}"
+    rf"|references|refers\s+to|subclass(?:es)?|derives?\s+from|conforms\s+to)\s+{_USED_NAME}"
     rf"|(?:which|what)\s+(?:functions|methods|code|files|modules|places|parts\s+of\s+the"
     rf"\s+code)\s+{_USE_VERB}s?\s+{_USED_NAME}"
-    rf"|(?:classes|types)\s+(?:that\s+)?(?:implement(?:s|ing)?|extend(?:s|ing)?"
+    rf"|(?:classes|types|structs)\s+(?:that\s+)?(?:implement(?:s|ing)?|extend(?:s|ing)?"
+    rf"|conform(?:s|ing)?\s+to"
     rf"|inherit(?:s|ing)?\s+from|deriv(?:e|es|ing)\s+from)\s+{_NAME}"
     rf"|(?:where|how)\s+(?:is|are)\s+{_NAME}\s+(?:tested|documented|described|explained)"
     rf"|(?:find\s+)?(?:the\s+)?(?:docs?|documentation)\s+(?:for|of|on|about)\s+{_NAME}"
@@ -86,6 +87,7 @@ _USES = re.compile(
     rf"|call|use|exercise|check)s?)\s+{_NAME}"
     rf"|(?:find\s+)?(?:all\s+)?(?:callers|usages|uses|references|call\s+sites|calls|imports"
     rf"|assignments|writes|implementations|implementers|implementors|subclasses|subtypes"
+    rf"|conformances"
     rf"|handlers|catchers|instances|instantiations|constructions"
     rf"|derived\s+(?:classes|types)|children)\s+(?:of|to|for)\s+{_USED_NAME})\s*\??",
     re.I,
@@ -109,7 +111,9 @@ _USE_KINDS = (
     (
         "extend",
         re.compile(
-            r"\b(implement\w*|extend\w*|inherit\w*|subclass\w*|subtypes|deriv\w*|children)\b", re.I
+            r"\b(implement\w*|extend\w*|inherit\w*|subclass\w*|subtypes|deriv\w*|children"
+            r"|conform\w*)\b",
+            re.I,
         ),
     ),
     (
