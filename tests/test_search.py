@@ -1590,6 +1590,30 @@ def test_a_question_for_where_a_type_is_created_lists_its_constructions(
     assert calls[0] == "app/main.py", calls
 
 
+def test_a_constants_uses_are_its_reads(tmp_path: Path) -> None:
+    """ "where is MAX_RETRIES read" (who reads X) is a question about uses: of a constant
+    or an environment variable no code defines, every line of code that names it."""
+    root = _write(
+        tmp_path,
+        {
+            "app/limits.py": "MAX_RETRIES = 3\n",
+            "app/send.py": "def send(job):\n    for _ in range(MAX_RETRIES):\n        job.run()\n",
+            "app/env.py": "def threads():\n    return int(os.environ.get('APP_THREADS', 2))\n",
+            "app/notes.py": "# MAX_RETRIES and APP_THREADS are documented in README\nX = 1\n",
+        },
+    )
+    index = Index(root)
+    for question, first in (
+        ("where is MAX_RETRIES read", "app/send.py"),
+        ("who reads APP_THREADS", "app/env.py"),
+        ("where is MAX_RETRIES used", "app/send.py"),
+    ):
+        assert classify(question).use_kind == "use", question
+        results = index.search(question, mode="lexical").results
+        assert results[0].path == first and results[0].score >= 1.0, (question, results)
+        assert "app/notes.py" not in [r.path for r in results], results
+
+
 def test_go_types_implement_an_interface_by_its_methods(tmp_path: Path) -> None:
     """A Go type satisfies an interface by defining its methods and never names it: "who
     implements Store" finds the types with every method of ``Store`` (with those of the

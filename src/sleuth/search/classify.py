@@ -56,23 +56,24 @@ _USED_NAME = (
 )
 #: The verbs of a use, as in "which functions call X", "where do we create X".
 _USE_VERB = (
-    r"(?:call|use|reference|refer\s+to|import|raise|throw|set|assign|write|modify|mutate"
+    r"(?:call|use|reference|refer\s+to|read|import|raise|throw|set|assign|write|modify|mutate"
     r"|implement|extend|inherit\s+from|subclass|derive\s+from|catch|handle|rescue|create"
     r"|construct|instantiate|build)"
 )
 _USES = re.compile(
     rf"(?:where\s+(?:is|are|does|do)\s+{_USED_NAME}\s+(?:being\s+|getting\s+|gets?\s+)?"
-    rf"(?:used|called|referenced|invoked|imported"
+    rf"(?:used|called|referenced|invoked|imported|read"
     rf"|raised|thrown|set|assigned|written|modified|mutated|subclassed|extended|inherited"
     rf"|caught|handled|rescued|created|constructed|instantiated|built)"
-    rf"|where\s+{_USED_NAME}\s+(?:is|are|gets?)\s+(?:being\s+)?(?:used|called|referenced"
+    rf"|where\s+{_USED_NAME}\s+(?:is|are|gets?)\s+(?:being\s+)?(?:used|called|referenced|read"
     rf"|invoked|imported|raised|thrown|set|assigned|modified|caught|handled|created"
     rf"|constructed|instantiated|built)"
     rf"|where\s+(?:do|does|did)\s+(?:\w+\s+){{1,2}}?{_USE_VERB}\s+{_USED_NAME}"
     rf"|(?:who|what|which\s+(?:classes|types|structs))\s+(?:calls|uses|imports|raises"
     rf"|throws|sets|assigns|writes|modifies|mutates|implements?|extends?|inherits?(?:\s+from)?"
     rf"|catch(?:es)?|handles|rescues|creates|constructs|instantiates|builds"
-    rf"|references|refers\s+to|subclass(?:es)?|derives?\s+from|conforms\s+to)\s+{_USED_NAME}"
+    rf"|references|refers\s+to|reads|subclass(?:es)?|derives?\s+from|conforms\s+to)"
+    rf"\s+{_USED_NAME}"
     rf"|(?:which|what)\s+(?:functions|methods|code|files|modules|places|parts\s+of\s+the"
     rf"\s+code)\s+{_USE_VERB}s?\s+{_USED_NAME}"
     rf"|(?:classes|types|structs)\s+(?:that\s+)?(?:implement(?:s|ing)?|extend(?:s|ing)?"
@@ -121,7 +122,10 @@ _USE_KINDS = (
         re.compile(r"\b(creat\w*|construct\w*|instan\w*|built|builds)\b", re.I),
     ),
     # any use: of a type, every mention in code; of a function, its calls (``Index.search``)
-    ("use", re.compile(r"\b(use|used|uses|usages?|referenced|references?|refers?)\b", re.I)),
+    (
+        "use",
+        re.compile(r"\b(use|used|uses|usages?|referenced|references?|refers?|reads?)\b", re.I),
+    ),
 )
 #: A question for a name's definition: "where is parse_config defined", "definition of
 #: Index", "overrides of render" (every definition of the name): asked as the name
