@@ -1372,6 +1372,20 @@ def test_questions_about_uses_in_the_words_people_use(question: str, name: str, 
     assert plan.text == question  # searched as asked
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what does parse_config call",
+        "what functions does parse_config call",
+        "show me what parse_config calls",
+        "which functions are called by parse_config",
+        "callees of parse_config",
+    ],
+)
+def test_questions_about_callees_in_their_wordings(question: str) -> None:
+    assert classify(question).callees_of == "parse_config", question
+
+
 def test_a_subject_in_words_after_the_is_no_name_unless_defined() -> None:
     """ "where is the cache used" may ask about caching in words: "cache" is a name
     only when the index defines it (as for "tests for caching")."""

@@ -96,9 +96,11 @@ _USES = re.compile(
 #: A question for what a function calls: "what does parse_config call", "which
 #: functions does load call", "callees of Index.search", "what is called by main".
 _CALLEES = re.compile(
-    rf"(?:(?:what|which\s+(?:functions|methods|code))\s+(?:does|do)\s+{_NAME}\s+call"
+    rf"(?:(?:what|which)(?:\s+(?:functions|methods|code))?\s+(?:does|do)\s+{_NAME}\s+call"
     rf"|(?:find\s+)?(?:the\s+|all\s+)?callees\s+(?:of|in)\s+{_NAME}"
-    rf"|what\s+(?:is|gets)\s+called\s+(?:by|from|in)\s+{_NAME})\s*\??",
+    rf"|what\s+(?:is|gets)\s+called\s+(?:by|from|in)\s+{_NAME}"
+    rf"|(?:what|which\s+(?:functions|methods))\s+(?:are\s+)?called\s+(?:by|from|in)\s+{_NAME}"
+    rf"|(?:what|which\s+(?:functions|methods))\s+{_NAME}\s+calls)\s*\??",
     re.I,
 )
 #: Which use a question about uses asks for, by its verb (else calls and mentions).
