@@ -1628,6 +1628,42 @@ def test_a_constants_uses_are_its_reads(tmp_path: Path) -> None:
         assert "app/notes.py" not in [r.path for r in results], results
 
 
+def test_a_question_for_a_types_members_lists_its_declaration_then_its_methods(
+    tmp_path: Path,
+) -> None:
+    """ "methods of Client" (what methods does Client have, Client's fields) is a lookup:
+    the type's declaration, then what it owns in written order, a Go type's methods
+    from any file included; not another type's methods of the same names."""
+    root = _write(
+        tmp_path,
+        {
+            "app/client.py": "class Client:\n    def __init__(self, url):\n"
+            "        self.url = url\n\n    def get(self, path):\n"
+            "        return fetch(self.url + path)\n\n    def close(self):\n"
+            "        self.url = None\n",
+            "app/server.py": "class Server:\n    def get(self, path):\n        return path\n",
+            "srv/pool.go": "package srv\n\ntype Pool struct {\n\tsize int\n}\n",
+            "srv/pool_ops.go": "package srv\n\nfunc (p *Pool) Grow(n int) {\n\tp.size += n\n}\n\n"
+            "func (p *Pool) Size() int {\n\treturn p.size\n}\n",
+        },
+    )
+    index = Index(root)
+    for question in ("methods of Client", "what methods does Client have", "Client's methods"):
+        assert classify(question).members_of == "Client", question
+        found = [(r.path, r.symbol) for r in index.search(question).results]
+        assert found == [
+            ("app/client.py", "Client"),
+            ("app/client.py", "__init__"),
+            ("app/client.py", "get"),
+            ("app/client.py", "close"),
+        ], (question, found)
+    pool = [r.symbol for r in index.search("members of the Pool struct").results]
+    assert pool == ["Pool", "Grow", "Size"], pool
+    assert index.search("methods of Nowhere").reason == "Nowhere owns no definition in this index"
+    # a plain word is a type's name only when the index defines it so
+    assert classify("methods of the router").members_of is None
+
+
 def test_go_types_implement_an_interface_by_its_methods(tmp_path: Path) -> None:
     """A Go type satisfies an interface by defining its methods and never names it: "who
     implements Store" finds the types with every method of ``Store`` (with those of the

@@ -602,7 +602,7 @@ class Index:
         used = mode
         notices: list[str] = []
         # a callee question is a lookup: no retriever is asked, so no tier has a say
-        tiers_speak = mode != "lexical" and not plan.callees_of
+        tiers_speak = mode != "lexical" and not plan.callees_of and not plan.members_of
         if tiers_speak and embedded == 0:
             used = "lexical"
             if chunk_count:

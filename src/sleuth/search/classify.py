@@ -103,6 +103,18 @@ _CALLEES = re.compile(
     rf"|(?:what|which\s+(?:functions|methods))\s+{_NAME}\s+calls)\s*\??",
     re.I,
 )
+#: A question for what a type holds: "methods of Client", "what methods does Client
+#: have", "Client's fields": a lookup of the definitions it owns.
+_TYPE_WORD = r"(?:\s+(?:class|struct|type|interface|trait|module|object|protocol|enum))?"
+_MEMBERS = re.compile(
+    rf"(?:(?:methods|functions|members|fields|properties|attributes|operations)"
+    rf"\s+(?:of|on|in|for)\s+(?:the\s+)?{_NAME}{_TYPE_WORD}"
+    rf"|what\s+(?:methods|functions|members|fields|properties|attributes|operations)"
+    rf"\s+(?:does|do)\s+(?:the\s+)?{_NAME}{_TYPE_WORD}\s+(?:have|define|expose|provide|offer)"
+    rf"|(?:the\s+)?{_NAME}{_TYPE_WORD}(?:'s)?\s+(?:methods|members|fields|properties"
+    rf"|attributes|operations))\s*\??",
+    re.I,
+)
 #: Which use a question about uses asks for, by its verb (else calls and mentions).
 _USE_KINDS = (
     ("test", re.compile(r"\btest", re.I)),
@@ -213,6 +225,8 @@ class QueryPlan:
     use_kind: str = "call"
     #: the name whose callees the query asks for ("what does parse_config call")
     callees_of: str | None = None
+    #: the type whose members the query asks for ("methods of Client")
+    members_of: str | None = None
     #: a plain word a question about tests, docs, handlers or subtypes names ("tests for
     #: caching"), and the use kind: a subject in words, unless the index defines a name
     #: so (``as_name``)
@@ -249,7 +263,7 @@ WEIGHTS = {"identifier": (0.6, 0.4), "mixed": (0.4, 0.6), "natural": (0.4, 0.6)}
 _REQUEST = re.compile(
     r"(?:(?:please|can\s+you|could\s+you|would\s+you)\s+)?"
     r"(?:(?:show|tell|give|list|get|search\s+for|look\s+up|find)(?:\s+(?:me|us))?\s+)?"
-    r"(?:(?:all|every)\s+(?:of\s+)?(?:the\s+)?)?",
+    r"(?:(?:all|every)\s+(?:of\s+)?)?(?:the\s+)?",
     re.I,
 )
 
@@ -269,6 +283,12 @@ def classify(query: str) -> QueryPlan:
             text, terms, "identifier", [name], lexical, semantic, False, False, callees_of=name
         )
     named_word = None
+    members = _MEMBERS.fullmatch(asked)
+    if members is not None:
+        group = next(n for n, name in enumerate(members.groups(), 1) if name)
+        if _written_as_name(members, group):
+            return _members_plan(text, members.group(group))
+        named_word = (members.group(group), "members")  # "methods of the router": words
     uses = _USES.fullmatch(asked)
     if uses is not None:
         group = next(n for n, name in enumerate(uses.groups(), 1) if name)
@@ -324,11 +344,20 @@ def _uses_plan(text: str, name: str, use_kind: str) -> QueryPlan:
     )  # fmt: skip
 
 
+def _members_plan(text: str, name: str) -> QueryPlan:
+    lexical, semantic = WEIGHTS["identifier"]
+    return QueryPlan(
+        text, query_terms(name), "identifier", [name], lexical, semantic, False, False,
+        members_of=name,
+    )  # fmt: skip
+
+
 def as_name(plan: QueryPlan) -> QueryPlan:
     """The plan of a question about the tests or docs of ``plan.named_word``, once the
     index shows the word is a name it defines ("tests for sleep", ``sleep`` a function)."""
     assert plan.named_word is not None
-    return _uses_plan(plan.text, *plan.named_word)
+    name, use = plan.named_word
+    return _members_plan(plan.text, name) if use == "members" else _uses_plan(plan.text, name, use)
 
 
 def declared_name(text: str) -> str | None:

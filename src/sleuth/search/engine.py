@@ -14,13 +14,14 @@ from ..results import OtherHit, Result, SearchResponse
 from ..store.lexical import LexicalStore
 from ..store.meta import ChunkRow, DefinitionSpan, MetaStore
 from ..store.vectors import VectorStore
-from ..tokens import names_path, short_name
+from ..tokens import last_part, names_path, short_name
 from .callees import callees
 from .classify import QueryPlan
 from .filters import Filters, chunk_category
 from .implementers import go_implementers
 from .rank import (
     SIGNALS,
+    TYPE_KINDS,
     Scored,
     apply_coverage,
     apply_priors,
@@ -95,6 +96,8 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     response = SearchResponse(query=plan.text, mode=mode, query_class=plan.kind)
     if plan.callees_of:
         return _callees(job, response), True
+    if plan.members_of:
+        return _members(job, response), True
     lexical_hits: dict[int, float] = {}
     if mode != "semantic":
         lexical_hits = dict(lexical.search(plan.terms, pool, searcher))
@@ -263,6 +266,49 @@ def _callees(job: _Search, response: SearchResponse) -> SearchResponse:
             )
         )
     return response
+
+
+def _members(job: _Search, response: SearchResponse) -> SearchResponse:
+    """What a type holds ("methods of Client"): its declaration, then the definitions it
+    owns in file and line order, each in its chunk; a lookup, not a ranking."""
+    name = last_part(job.plan.members_of or "")
+    meta = job.meta
+    heads = meta.definitions_in([name], TYPE_KINDS, None)
+    members = meta.members_of(name, MAX_MEMBERS)
+    rows = meta.chunks_by_id([chunk_id for _, chunk_id in heads + members])
+    listed = [
+        (span, rows[chunk_id])
+        for span, chunk_id in heads + members
+        if chunk_id in rows and job.filters.accepts_chunk(rows[chunk_id])
+    ]
+    if not heads and not members:
+        response.reason = f"{name} owns no definition in this index"
+    elif not listed:
+        response.reason = "matches exist, but the filters removed them all"
+    kept = listed[: job.k]
+    for place, (span, row) in enumerate(kept):
+        response.results.append(
+            Result(
+                path=row.path,
+                start_line=row.start_line,
+                end_line=row.end_line,
+                symbol=span.name,
+                kind=span.kind,
+                language=row.language,
+                score=round(1.0 - place / (len(kept) + 1), 6),
+                preview=preview(row.text, [], span.start_line - row.start_line),
+                parent=span.parent,
+                signature=span.signature,
+                also=[],
+            )
+        )
+    if len(listed) > len(kept):
+        response.notices.append(f"{len(listed) - len(kept)} more: ask for a larger k")
+    return response
+
+
+#: Members of a type looked up at most.
+MAX_MEMBERS = 500
 
 
 def _lift(hits: dict[int, float], chunk_ids: list[int], share: float) -> None:

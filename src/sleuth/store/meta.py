@@ -638,10 +638,10 @@ class MetaStore:
         return [DefinitionRow(*r) for r in rows]
 
     def definitions_in(
-        self, names: Iterable[str], kinds: Iterable[str], language: str
+        self, names: Iterable[str], kinds: Iterable[str], language: str | None
     ) -> list[tuple[DefinitionRow, int]]:
-        """The definitions of ``language`` named exactly one of ``names`` (case and all),
-        of one of ``kinds``, each with the chunk holding its first line."""
+        """The definitions of ``language`` (None: any) named exactly one of ``names``
+        (case and all), of one of ``kinds``, each with the chunk holding its first line."""
         names, kinds = sorted(set(names)), list(kinds)
         found: list[tuple[DefinitionRow, int]] = []
         for begin in range(0, len(names) if kinds else 0, 500):  # (SQL variables are few)
@@ -652,12 +652,29 @@ class MetaStore:
                 " JOIN files f ON f.id=d.file_id JOIN chunks c ON c.file_id=d.file_id"
                 " AND c.start_line<=d.start_line AND c.end_line>=d.start_line"
                 f" WHERE d.name COLLATE NOCASE IN ({','.join('?' * len(batch))})"
-                f" AND d.kind IN ({','.join('?' * len(kinds))}) AND f.language=?",
-                (*batch, *kinds, language),
+                f" AND d.kind IN ({','.join('?' * len(kinds))})"
+                + (" AND f.language=?" if language else ""),
+                (*batch, *kinds, *([language] if language else [])),
             )
             wanted = set(batch)
             found += [(DefinitionRow(*row[:8]), row[8]) for row in rows if row[2] in wanted]
         return found
+
+    def members_of(self, owner: str, limit: int) -> list[tuple[DefinitionRow, int]]:
+        """The definitions whose parent is ``owner`` (in its case when any is so written,
+        else in any case), in file and line order, each with the chunk holding its first
+        line. Reads the whole table (no index on the parent): for rare questions."""
+        rows = self.db.execute(
+            "SELECT f.path, f.language, d.name, d.kind, d.parent, d.start_line, d.end_line,"
+            " d.signature, c.id FROM definitions d JOIN files f ON f.id=d.file_id"
+            " JOIN chunks c ON c.file_id=d.file_id"
+            " AND c.start_line<=d.start_line AND c.end_line>=d.start_line"
+            " WHERE d.parent = ? COLLATE NOCASE AND d.kind NOT IN ('impl', 'reexport')"
+            " ORDER BY f.path, d.start_line LIMIT ?",
+            (owner, limit),
+        ).fetchall()
+        found = [(DefinitionRow(*row[:8]), row[8]) for row in rows]
+        return [item for item in found if item[0].parent == owner] or found
 
     def definition_texts(self, kind: str, language: str) -> list[tuple[str, str]]:
         """(name, its lines) of every definition of ``kind`` in ``language`` that spans
