@@ -43,7 +43,8 @@ INSTRUCTIONS = """\
 sleuth searches this repository's code locally (offline).
 1. `search` with plain words ("where are failed uploads retried") or an identifier;
    "where is parse_config called" lists its callers, "what does parse_config call" the
-   definitions it calls; filters can go inside the query:
+   definitions it calls, "methods of Client" what the type owns; filters can go inside
+   the query:
    symbol:Config kind:class lang:python path:src/** type:tests.
    It returns compact handles (id, path, symbol, kind, one-line preview), best first.
 2. `expand` the ids you need (several at once) to read the code with line numbers; add
