@@ -248,23 +248,13 @@ def _callees(job: _Search, response: SearchResponse) -> SearchResponse:
             if called
             else f"{name} calls nothing this index defines"
         )
-    for place, (span, row) in enumerate(kept):
-        offset = span.start_line - row.start_line  # the callee's first line in its chunk
-        response.results.append(
-            Result(
-                path=row.path,
-                start_line=row.start_line,
-                end_line=row.end_line,
-                symbol=span.name,
-                kind=span.kind,
-                language=row.language,
-                score=round(1.0 - place / (len(kept) + 1), 6),
-                preview=preview(row.text, [short_name(span.name).lower()], offset),
-                parent=row.parent,
-                signature=row.signature,
-                also=[],
-            )
-        )
+    _list_in_order(
+        response,
+        [
+            _Listed(row, span.name, span.kind, span.start_line, [short_name(span.name).lower()])
+            for span, row in kept
+        ],
+    )
     return response
 
 
@@ -286,25 +276,49 @@ def _members(job: _Search, response: SearchResponse) -> SearchResponse:
     elif not listed:
         response.reason = "matches exist, but the filters removed them all"
     kept = listed[: job.k]
-    for place, (span, row) in enumerate(kept):
+    _list_in_order(
+        response,
+        [
+            _Listed(row, span.name, span.kind, span.start_line, [], span.parent, span.signature)
+            for span, row in kept
+        ],
+    )
+    if len(listed) > len(kept):
+        response.notices.append(f"{len(listed) - len(kept)} more: ask for a larger k")
+    return response
+
+
+class _Listed(NamedTuple):
+    """One answer of a lookup (callees, members): a definition in its chunk."""
+
+    row: ChunkRow
+    symbol: str
+    kind: str
+    line: int  # the definition's first line, which the preview starts from
+    terms: list[str]
+    parent: str | None = None  # (the chunk's, unless the definition's own is given)
+    signature: str | None = None
+
+
+def _list_in_order(response: SearchResponse, listed: list[_Listed]) -> None:
+    """The answers of a lookup, in the order found, scored by place."""
+    for place, item in enumerate(listed):
+        row = item.row
         response.results.append(
             Result(
                 path=row.path,
                 start_line=row.start_line,
                 end_line=row.end_line,
-                symbol=span.name,
-                kind=span.kind,
+                symbol=item.symbol,
+                kind=item.kind,
                 language=row.language,
-                score=round(1.0 - place / (len(kept) + 1), 6),
-                preview=preview(row.text, [], span.start_line - row.start_line),
-                parent=span.parent,
-                signature=span.signature,
+                score=round(1.0 - place / (len(listed) + 1), 6),
+                preview=preview(row.text, item.terms, item.line - row.start_line),
+                parent=row.parent if item.parent is None else item.parent,
+                signature=row.signature if item.signature is None else item.signature,
                 also=[],
             )
         )
-    if len(listed) > len(kept):
-        response.notices.append(f"{len(listed) - len(kept)} more: ask for a larger k")
-    return response
 
 
 #: Members of a type looked up at most.
