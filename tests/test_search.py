@@ -1659,7 +1659,10 @@ def test_a_question_for_a_types_members_lists_its_declaration_then_its_methods(
         ], (question, found)
     pool = [r.symbol for r in index.search("members of the Pool struct").results]
     assert pool == ["Pool", "Grow", "Size"], pool
-    assert index.search("methods of Nowhere").reason == "Nowhere owns no definition in this index"
+    # a name nothing is owned by makes the question one in words: "GraphQL fields"
+    assert classify("Fetch methods").members_of == "Fetch"
+    words = index.search("Fetch methods", mode="lexical").results
+    assert words and words[0].path == "app/client.py", words  # it calls fetch(
     # a plain word is a type's name only when the index defines it so
     assert classify("methods of the router").members_of is None
 

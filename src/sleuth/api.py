@@ -47,7 +47,7 @@ from .store.lexical import LexicalStore
 from .store.lock import FileLock
 from .store.meta import ChunkRow, FileRow, MetaStore, schema_version_of
 from .store.vectors import VectorStore, graph_path, refresh_graph_of
-from .tokens import query_terms
+from .tokens import last_part, query_terms
 
 if TYPE_CHECKING:
     from .check import CheckReport
@@ -93,6 +93,12 @@ def _type_only(name: str, meta: MetaStore) -> bool:
     return bool(kinds & TYPE_KINDS) and kinds.isdisjoint(
         ("function", "method", "macro", "overload")
     )
+
+
+def _owns_anything(name: str, meta: MetaStore) -> bool:
+    """Whether the index defines a type named ``name`` or anything owned by it."""
+    short = last_part(name)
+    return bool(meta.definitions_in([short], TYPE_KINDS, None) or meta.members_of(short, 1))
 
 
 def _use_of_what_is_defined(plan: QueryPlan, name: str, meta: MetaStore) -> QueryPlan:
@@ -522,6 +528,9 @@ class Index:
                 plan = as_name(plan)
             if plan.uses_of:
                 plan = _use_of_what_is_defined(plan, plan.uses_of, meta)
+            if plan.members_of and not _owns_anything(plan.members_of, meta):
+                # "GraphQL fields", "computed properties": words, when no type is so named
+                plan = classify(plan.text, forms=False)
             respelled = respell(plan, meta, self._lexical.occurs)
         if respelled is not None:
             asked, plan = plan.text, respelled.plan

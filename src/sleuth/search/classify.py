@@ -268,8 +268,13 @@ _REQUEST = re.compile(
 )
 
 
-def classify(query: str) -> QueryPlan:
+def classify(query: str, forms: bool = True) -> QueryPlan:
+    """How to search ``query``; without ``forms``, as words and names only (no question
+    about uses, callees, members or a definition is recognised)."""
     text = " ".join(query.split())
+    spans_lines = "\n" in query.strip()
+    if not forms:
+        return _in_words(text, None, spans_lines)
     asked = text[_REQUEST.match(text).end() :] or text  # (the form, not the words searched)
     defined = _DEFINED.fullmatch(asked)
     if defined is not None:
@@ -301,6 +306,10 @@ def classify(query: str) -> QueryPlan:
         if not in_words or _written_as_name(uses, group):
             return _uses_plan(text, uses.group(group), use_kind)
         named_word = (uses.group(group), use_kind)  # "tests for caching": in words
+    return _in_words(text, named_word, spans_lines)
+
+
+def _in_words(text: str, named_word: tuple[str, str] | None, spans_lines: bool) -> QueryPlan:
     words = text.split(" ")
     declared = declared_name(text)
     identifiers = [declared] if declared else identifiers_in(text)
@@ -325,7 +334,7 @@ def classify(query: str) -> QueryPlan:
         bool(_DOC_WORDS.search(text)),
         named_files(text),
         named_lines(text),
-        "\n" in query.strip(),
+        spans_lines,
         named_word=named_word,
     )
 
