@@ -43,13 +43,7 @@ _DECLARATION = re.compile(
 _CODE_PUNCTUATION = re.compile(r"[(){}<>=:;\[\]]")
 #: A name in a question about it, perhaps quoted: ``parse_config``, `Config.load`.
 _NAME = r"[`'\"]?([^\W\d][\w.:#$]*?)(?:\(\))?[`'\"]?"
-#: A question for the places that use a name, not for its definition: "where is
-#: parse_config called", "who calls load_config", "usages of Index", "find references
-#: to retry", "where is TimeoutError raised", "where is timeout set", "subclasses of
-#: Store", "who implements Store", "where is retry tested" (the tests that use it),
-#: "who catches TimeoutError". Its name is what
-#: BM25 looks for; the definition itself ranks lower.
-#: ... as a question about uses may write it: "the Config class", "Config objects".
+#: A name as a question about uses may write it: "the Config class", "Config objects".
 _USED_NAME = (
     rf"(?:the\s+)?{_NAME}(?:\s+(?:class|function|method|type|interface|struct|trait|enum"
     rf"|module|macro|constant|variable|field|property|objects?|instances?|values?))?"
@@ -60,6 +54,13 @@ _USE_VERB = (
     r"|implement|extend|inherit\s+from|subclass|derive\s+from|catch|handle|rescue|create"
     r"|construct|instantiate|build)"
 )
+#: A question for the places that use a name, not for its definition: "where is
+#: parse_config called", "who calls load_config", "usages of Index", "find references
+#: to retry", "where is TimeoutError raised", "where is timeout set", "subclasses of
+#: Store", "who implements Store", "where is retry tested" (the tests that use it),
+#: "who catches TimeoutError", "where is Config created"; also "which functions call
+#: X", "where do we create X", "call sites for X". Its name is what BM25 looks for; the
+#: definition itself ranks lower.
 _USES = re.compile(
     rf"(?:where\s+(?:is|are|does|do)\s+{_USED_NAME}\s+(?:being\s+|getting\s+|gets?\s+)?"
     rf"(?:used|called|referenced|invoked|imported|read"
@@ -227,8 +228,9 @@ class QueryPlan:
     callees_of: str | None = None
     #: the type whose members the query asks for ("methods of Client")
     members_of: str | None = None
-    #: a plain word a question about tests, docs, handlers or subtypes names ("tests for
-    #: caching"), and the use kind: a subject in words, unless the index defines a name
+    #: a plain word a question about tests, docs, handlers, subtypes, constructions or
+    #: members names ("tests for caching", "where is the cache used"), and the use kind
+    #: ("members" for a type's): a subject in words, unless the index defines a name
     #: so (``as_name``)
     named_word: tuple[str, str] | None = None
 
