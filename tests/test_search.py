@@ -1657,6 +1657,9 @@ def test_a_question_for_a_types_members_lists_its_declaration_then_its_methods(
             ("app/client.py", "get"),
             ("app/client.py", "close"),
         ], (question, found)
+    # each member by its own lines, which is what an agent expands
+    get = next(r for r in index.search("methods of Client").results if r.symbol == "get")
+    assert (get.start_line, get.end_line) == (5, 6), get
     pool = [r.symbol for r in index.search("members of the Pool struct").results]
     assert pool == ["Pool", "Grow", "Size"], pool
     # a name nothing is owned by makes the question one in words: "GraphQL fields"

@@ -279,7 +279,17 @@ def _members(job: _Search, response: SearchResponse) -> SearchResponse:
     _list_in_order(
         response,
         [
-            _Listed(row, span.name, span.kind, span.start_line, [], span.parent, span.signature)
+            _Listed(
+                row,
+                span.name,
+                span.kind,
+                span.start_line,
+                [],
+                span.parent,
+                span.signature,
+                # a member by its own lines (a type by its chunk: the head, not all of it)
+                None if span.kind in TYPE_KINDS else (span.start_line, span.end_line),
+            )
             for span, row in kept
         ],
     )
@@ -298,6 +308,7 @@ class _Listed(NamedTuple):
     terms: list[str]
     parent: str | None = None  # (the chunk's, unless the definition's own is given)
     signature: str | None = None
+    lines: tuple[int, int] | None = None  # (the chunk's, unless given)
 
 
 def _list_in_order(response: SearchResponse, listed: list[_Listed]) -> None:
@@ -307,8 +318,8 @@ def _list_in_order(response: SearchResponse, listed: list[_Listed]) -> None:
         response.results.append(
             Result(
                 path=row.path,
-                start_line=row.start_line,
-                end_line=row.end_line,
+                start_line=item.lines[0] if item.lines else row.start_line,
+                end_line=item.lines[1] if item.lines else row.end_line,
                 symbol=item.symbol,
                 kind=item.kind,
                 language=row.language,
