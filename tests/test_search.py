@@ -1567,6 +1567,29 @@ def test_a_types_uses_are_its_mentions_in_code_a_functions_its_calls(tmp_path: P
     assert calls[0] == "app/main.py", calls
 
 
+def test_a_name_both_a_type_and_a_method_is_used_wherever_code_names_it(
+    tmp_path: Path,
+) -> None:
+    """gin's ``Engine`` struct and its validators' ``Engine()`` method: "usages of
+    Engine" lists the code naming the type as well as the calls."""
+    root = _write(
+        tmp_path,
+        {
+            "gin.go": "package gin\n\ntype Engine struct {\n\tname string\n}\n",
+            "context.go": "package gin\n\ntype Context struct {\n\tengine *Engine\n}\n",
+            "binding/validator.go": "package binding\n\ntype Validator struct{}\n\n"
+            "func (v Validator) Engine() any {\n\treturn nil\n}\n",
+            "binding/use.go": "package binding\n\nfunc raw(v Validator) any {\n"
+            "\treturn v.Engine()\n}\n",
+        },
+    )
+    index = Index(root)
+    results = index.search("usages of Engine", mode="lexical").results
+    scores = {r.path: r.score for r in results}
+    assert scores["context.go"] == scores["binding/use.go"] == results[0].score, results
+    assert scores["gin.go"] < scores["context.go"], results  # the definition after
+
+
 def test_a_question_for_where_a_type_is_created_lists_its_constructions(
     tmp_path: Path,
 ) -> None:

@@ -84,15 +84,13 @@ def _callable_only(name: str, meta: MetaStore) -> bool:
     return meta.defines_name(name) and not meta.defines_name(name, TYPE_KINDS)
 
 
-def _type_only(name: str, meta: MetaStore) -> bool:
-    """Whether the index defines ``name`` only as types (classes, interfaces, ..): in the
-    case written when it defines it so (``Config`` the class, not ``config`` the
-    function beside it)."""
+def _names_a_type(name: str, meta: MetaStore) -> bool:
+    """Whether the index defines a type named ``name`` (class, interface, ..), in the case
+    written when it defines the name so (``Config`` the class, not ``config`` the function
+    beside it)."""
     rows = meta.definitions_named(name, like=False, limit=200)
     kinds = {row.kind for row in rows if row.name == name} or {row.kind for row in rows}
-    return bool(kinds & TYPE_KINDS) and kinds.isdisjoint(
-        ("function", "method", "macro", "overload")
-    )
+    return bool(kinds & TYPE_KINDS)
 
 
 def _owns_anything(name: str, meta: MetaStore) -> bool:
@@ -105,11 +103,13 @@ def _use_of_what_is_defined(plan: QueryPlan, name: str, meta: MetaStore) -> Quer
     """The question about uses as fits what the index defines ``name`` as: a function or
     method is implemented by its definitions ("implementations of handle_request": the
     name alone) and called, not built; "where is Store used" asks, of a type, for every
-    mention in code (a field's type, a parameter's), of anything else for its calls."""
+    mention in code (a field's type, a parameter's; its calls too, when a method shares
+    the name: gin's ``Engine`` struct and ``Engine()``), of anything else for its
+    calls."""
     if plan.use_kind in ("extend", "construct") and _callable_only(name, meta):
         return classify(name) if plan.use_kind == "extend" else replace(plan, use_kind="call")
     if plan.use_kind == "use":
-        return replace(plan, use_kind="mention" if _type_only(name, meta) else "call")
+        return replace(plan, use_kind="mention" if _names_a_type(name, meta) else "call")
     return plan
 
 
