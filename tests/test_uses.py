@@ -166,3 +166,27 @@ def test_making_a_value_of_the_type_is_told_from_naming_it(
     language: str, code: str, constructs: bool
 ) -> None:
     assert use_matcher("Config", "construct", 0, language)(code_lines(code)) is constructs
+
+
+#: (code, whether it calls ``retry``): a declaration has a type or keyword before the name.
+DECLARING = [
+    ("x = retry(3)", True),
+    ("obj.retry(3)", True),
+    ("return retry(x);", True),
+    ("EXPECT_TRUE(retry(3));", True),
+    ("auto r = Backoff::retry(3);", True),
+    ("await retry(x)", True),
+    ("a && retry(1)", True),
+    ("void retry(int n);", False),
+    ("std::vector<int> retry(int n);", False),
+    ("const char* retry(int);", False),
+    ("int Backoff::retry(int n) {", False),
+    ("  public static void retry(int n) {", False),
+    ("fn retry(&self) {", False),
+    ("def retry(x):", False),
+]
+
+
+@pytest.mark.parametrize(("code", "calls"), DECLARING)
+def test_a_declaration_is_no_call(code: str, calls: bool) -> None:
+    assert use_matcher("retry", "call")(code_lines(code)) is calls

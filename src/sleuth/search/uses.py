@@ -96,8 +96,49 @@ def _owned(name: str, word: str, flags: int, asked: Callable[[str], bool]) -> Ca
 
 
 def _calls(word: str, flags: int) -> Callable[[str], bool]:
+    """``name(`` where it is called, not where it is declared: ``void retry(int n);`` in
+    a C++ class or a Java interface, ``def retry(``, ``fn retry(``, ``std::vector<T>
+    retry(`` have a type or keyword before the name; a call has none (``retry(x)``,
+    ``x = retry(``, ``obj.retry(``, ``return retry(``, ``await retry(``)."""
     call = re.compile(rf"(?<![\w$]){word}\s*\(", flags)
-    return lambda text: call.search(text) is not None
+
+    def calls(text: str) -> bool:
+        for found in call.finditer(text):
+            line_start = text.rfind("\n", 0, found.start()) + 1
+            if not _declares(text[line_start : found.start()]):
+                return True
+        return False
+
+    return calls
+
+
+#: Words after which ``name(`` is still a call: statements and operators spelled as
+#: words, in the languages indexed.
+_CALL_KEYWORDS = frozenset(
+    {
+        "return", "await", "yield", "throw", "new", "delete", "else", "do", "go", "defer",
+        "not", "and", "or", "in", "is", "if", "elif", "while", "for", "case", "when", "echo",
+        "print", "assert", "raise", "co_await", "co_return", "co_yield", "typeof", "sizeof",
+        "then", "with", "lambda", "from", "try", "match", "loop", "break", "del", "puts",
+    }
+)  # fmt: skip
+#: The word just before a name, with a pointer, reference or template mark after it
+#: (``int``, ``char*``, ``vector<int>``, ``fn``).
+_WORD_BEFORE = re.compile(r"([\w$]+)[*&>\]?]*$")
+#: A ``Type::`` path just before a name (``int Foo::retry(``).
+_PATH_BEFORE = re.compile(r"(?:[\w$]+(?:<[^<>\n]*>)?::)+$")
+
+
+def _declares(before: str) -> bool:
+    """Whether ``name(`` after ``before`` (its line up to the name) declares the name: a
+    return type, a modifier or a keyword such as ``def`` stands just before it. After
+    ``.``, ``->``, an operator, a bracket or nothing, it is a call."""
+    before = before.rstrip()
+    if before.endswith((".", "->")):
+        return False
+    before = _PATH_BEFORE.sub("", before).rstrip()
+    found = _WORD_BEFORE.search(before)
+    return found is not None and found.group(1) not in _CALL_KEYWORDS
 
 
 def _ruby_calls(word: str, flags: int) -> Callable[[str], bool]:
