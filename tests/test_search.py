@@ -1620,6 +1620,9 @@ def test_a_question_for_where_a_type_is_created_lists_its_constructions(
         assert set(paths[:3]) == {"app/load.py", "web/boot.ts", "srv/main.go"}, paths
         assert paths.index("app/use.py") < paths.index("app/config.py"), paths
         assert "srv/parse.go" not in paths[:3], paths  # Go's Config(raw) converts
+        # each shown at the line that makes one, not its first line naming the type
+        load = results[paths.index("app/load.py")]
+        assert load.preview.startswith("    return Config(path)"), load.preview
     # a plain word is a type only when the index defines one so
     assert classify("where is caching created").uses_of is None
     # a function is called, not created

@@ -20,6 +20,7 @@ from .classify import QueryPlan
 from .filters import Filters, chunk_category
 from .implementers import go_implementers
 from .rank import (
+    COMMENT_LINE,
     SIGNALS,
     TYPE_KINDS,
     Scored,
@@ -34,7 +35,7 @@ from .rank import (
     named_line_in,
 )
 from .symbols import owned_member_spans
-from .uses import ASKED, use_scores
+from .uses import ASKED, use_matcher, use_scores
 
 PREVIEW_LINES = 3
 #: With filters and too few candidates passing, the second try fetches this many times more.
@@ -196,7 +197,9 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
                 preview=preview(
                     texts.get(row.id, row.text),
                     _type_lines(implementers[row.id]) if row.id in implementers else plan.terms,
-                    _asked_line(row, plan),
+                    _asked_line(row, plan)
+                    if plan.file_lines or holders.get(row.id, 0.0) < ASKED
+                    else _use_line(texts.get(row.id, row.text), plan, row.language),
                 ),
                 parent=row.parent,
                 signature=row.signature,
@@ -359,6 +362,21 @@ def _type_lines(name: str) -> list[str]:
     """Preview terms that pick a Go type's declaration line (``type X struct``, or ``X
     struct`` in a ``type ( .. )`` group) over the lines that only name it."""
     return [f"type {name}", f"{name} struct", f"{name} ", f"{name}"]
+
+
+def _use_line(text: str, plan: QueryPlan, language: str) -> int | None:
+    """Where in a chunk holding the use a question asks for (0: its first line) the
+    first line holding it is: the call, the import, the raise, rather than the first
+    line naming the name (an import, a comment). None when no one line shows it (a
+    type's head over several lines)."""
+    assert plan.uses_of is not None
+    lines = text.split("\n")
+    for flags in (0, re.I):
+        asked = use_matcher(plan.uses_of, plan.use_kind, flags, language)
+        for number, line in enumerate(lines):
+            if not COMMENT_LINE.match(line) and asked(line):
+                return number
+    return None
 
 
 def _asked_line(row: ChunkRow, plan: QueryPlan) -> int | None:
