@@ -190,3 +190,22 @@ DECLARING = [
 @pytest.mark.parametrize(("code", "calls"), DECLARING)
 def test_a_declaration_is_no_call(code: str, calls: bool) -> None:
     assert use_matcher("retry", "call")(code_lines(code)) is calls
+
+
+@pytest.mark.parametrize(
+    ("code", "typescript", "kotlin"),
+    [
+        ("  retry(n: number): Promise<void> {", False, True),  # a method; a trailing lambda
+        ("  retry(x) {", False, True),
+        ("  retry(3).then(() => {", True, True),
+        ("  if (retry(x)) {", True, True),
+        ("retry(3)", True, True),
+    ],
+)
+def test_a_method_opening_its_body_is_no_call_in_javascript(
+    code: str, typescript: bool, kotlin: bool
+) -> None:
+    """``retry(x) {`` defines a method in JavaScript and TypeScript; in Kotlin and Swift
+    it calls ``retry`` with a trailing lambda."""
+    assert use_matcher("retry", "call", 0, "typescript")(code_lines(code)) is typescript
+    assert use_matcher("retry", "call", 0, "kotlin")(code_lines(code)) is kotlin

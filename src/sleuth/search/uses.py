@@ -72,6 +72,8 @@ def use_matcher(
     asked = _ASKED_USE[kind](word, flags)
     if kind == "construct" and language == "go":  # ``Config(x)`` converts
         asked = _constructs(word, flags, called=False)
+    if kind in ("call", "use", "test") and language in _METHODS_OPEN_BLOCKS:
+        asked = _calls(word, flags, methods_open_blocks=True)
     bare = _BARE_CALLS.get(language) if kind in ("call", "use", "test") else None
     if bare is not None:
         bare_call = bare(word, flags)
@@ -95,21 +97,48 @@ def _owned(name: str, word: str, flags: int, asked: Callable[[str], bool]) -> Ca
     return lambda text: asked(text) and owned.search(text) is not None
 
 
-def _calls(word: str, flags: int) -> Callable[[str], bool]:
+def _calls(word: str, flags: int, methods_open_blocks: bool = False) -> Callable[[str], bool]:
     """``name(`` where it is called, not where it is declared: ``void retry(int n);`` in
     a C++ class or a Java interface, ``def retry(``, ``fn retry(``, ``std::vector<T>
     retry(`` have a type or keyword before the name; a call has none (``retry(x)``,
-    ``x = retry(``, ``obj.retry(``, ``return retry(``, ``await retry(``)."""
+    ``x = retry(``, ``obj.retry(``, ``return retry(``, ``await retry(``). With
+    ``methods_open_blocks`` (JavaScript, TypeScript), a line that opens with the name
+    and ends in ``{`` is a method's definition (``retry(n: number): void {``), where in
+    Kotlin or Swift it is a call with a trailing lambda."""
     call = re.compile(rf"(?<![\w$]){word}\s*\(", flags)
 
     def calls(text: str) -> bool:
         for found in call.finditer(text):
             line_start = text.rfind("\n", 0, found.start()) + 1
-            if not _declares(text[line_start : found.start()]):
-                return True
+            before = text[line_start : found.start()]
+            if _declares(before):
+                continue
+            line_end = text.find("\n", found.end())
+            rest = text[found.end() : len(text) if line_end < 0 else line_end]
+            if methods_open_blocks and not before.strip() and _opens_body(rest):
+                continue
+            return True
         return False
 
     return calls
+
+
+def _opens_body(rest: str) -> bool:
+    """Whether ``rest`` (a line after ``name(``) closes the parameters and opens a body:
+    ``x, y) {``, ``n: number): Promise<void> {``; not ``3).then(() => {``."""
+    depth = 0
+    for position, char in enumerate(rest):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            if depth == 0:
+                return re.fullmatch(r"\s*(?::[^(){}=]+)?\{\s*", rest[position + 1 :]) is not None
+            depth -= 1
+    return False
+
+
+#: Languages whose methods are written ``name(..) {`` with nothing before the name.
+_METHODS_OPEN_BLOCKS = frozenset({"javascript", "typescript", "tsx"})
 
 
 #: Words after which ``name(`` is still a call: statements and operators spelled as
