@@ -1696,6 +1696,27 @@ def test_a_question_for_a_types_members_lists_its_declaration_then_its_methods(
     assert classify("methods of the router").members_of is None
 
 
+def test_python_classes_satisfy_a_protocol_by_its_methods(tmp_path: Path) -> None:
+    """A ``typing.Protocol`` is satisfied by shape, as a Go interface is: "who implements
+    SupportsRead" finds the classes with every method it declares, not those with some."""
+    root = _write(
+        tmp_path,
+        {
+            "io/protocols.py": "from typing import Protocol\n\n\nclass SupportsRead(Protocol):\n"
+            "    def read(self, n: int) -> bytes: ...\n\n"
+            "    def close(self) -> None: ...\n",
+            "io/files.py": "class LocalFile:\n    def read(self, n):\n        return b''\n\n"
+            "    def close(self):\n        pass\n",
+            "io/sockets.py": "class Socket:\n    def read(self, n):\n        return b''\n",
+            "io/use.py": "def drain(source: SupportsRead) -> bytes:\n    return source.read(-1)\n",
+        },
+    )
+    index = Index(root)
+    results = index.search("who implements SupportsRead", mode="lexical").results
+    assert results[0].path == "io/files.py" and results[0].score >= 1.0, results
+    assert "io/sockets.py" not in [r.path for r in results[:2]], results
+
+
 def test_go_types_implement_an_interface_by_its_methods(tmp_path: Path) -> None:
     """A Go type satisfies an interface by defining its methods and never names it: "who
     implements Store" finds the types with every method of ``Store`` (with those of the

@@ -18,7 +18,7 @@ from ..tokens import last_part, names_path, short_name
 from .callees import callees
 from .classify import QueryPlan
 from .filters import Filters, chunk_category
-from .implementers import go_implementers
+from .implementers import go_implementers, python_protocol_implementers
 from .rank import (
     COMMENT_LINE,
     SIGNALS,
@@ -131,6 +131,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
         )
         if plan.use_kind == "extend":  # Go's types satisfy an interface without naming it
             implementers = go_implementers(meta, plan.uses_of)
+            implementers.update(python_protocol_implementers(meta, plan.uses_of))
             holders.update(dict.fromkeys(implementers, ASKED))
         lexical_hits = holders or lexical_hits
     # likewise the chunk of the one definition of a name asked for alone

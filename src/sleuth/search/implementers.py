@@ -50,6 +50,37 @@ def go_implementers(meta: MetaStore, name: str) -> dict[int, str]:
     return found
 
 
+def python_protocol_implementers(meta: MetaStore, name: str) -> dict[int, str]:
+    """Chunk id -> class name, for the Python classes that define every method of a
+    ``typing.Protocol`` named ``name`` (by name: a protocol is satisfied by shape, as a
+    Go interface is); empty when no Protocol is so named or it declares no method."""
+    found: dict[int, str] = {}
+    short = last_part(name)
+    for row, chunk_id in meta.definitions_in([short], ["class"], "python"):
+        head = re.search(
+            rf"class\s+{re.escape(short)}\s*(?:\[[^\]]*\])?\s*\(([^)]*)\)",
+            meta.texts([chunk_id]).get(chunk_id, ""),
+        )
+        if head is None or not re.search(r"\bProtocol\b", head.group(1)):
+            continue
+        methods = {
+            member.name
+            for member, _ in meta.members_of(short, 200)
+            if member.kind == "method"
+            and member.path == row.path
+            and not member.name.startswith("__")
+        }
+        if not methods:
+            continue
+        owners: dict[str, set[str]] = {}
+        for member, _ in meta.definitions_in(methods, ["method"], "python"):
+            owners.setdefault(member.parent, set()).add(member.name)
+        complete = [owner for owner, has in owners.items() if has >= methods and owner != short]
+        for cls, chunk_id in meta.definitions_in(complete, ["class"], "python"):
+            found.setdefault(chunk_id, cls.name)
+    return found
+
+
 def _satisfying(meta: MetaStore, methods: dict[str, Shape]) -> list[tuple[int, str]]:
     owners: dict[str, dict[str, int]] = {}
     for row, chunk_id in meta.definitions_in(methods, ["method"], "go"):
