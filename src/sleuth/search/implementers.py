@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..tokens import last_part
+from .uses import bracketed
 
 if TYPE_CHECKING:
     from ..store.meta import MetaStore
@@ -203,31 +204,17 @@ def _body_lines(body: str) -> list[tuple[str, str]]:
 def _shape(text: str) -> Shape:
     """The shape of a method whose parameter list opens just before ``text`` (its first
     line's results: ``bool``, ``(int, error)``); None when the list does not close."""
-    params, rest = _bracketed(text)
+    params, rest = bracketed(text)
     if params is None:
         return None
     rest = rest.split("\n", 1)[0].strip()
     if rest.startswith("("):
-        results, _ = _bracketed(rest[1:])
+        results, _ = bracketed(rest[1:])
         if results is None:
             return None
     else:
         results = re.split(r"\{|//", rest, maxsplit=1)[0]
     return _types(params), _types(results)
-
-
-def _bracketed(text: str) -> tuple[str | None, str]:
-    """What comes before the bracket that closes one opened just before ``text``, and
-    what comes after it; (None, "") when it does not close."""
-    depth = 0
-    for position, char in enumerate(text):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            if depth == 0:
-                return text[:position], text[position + 1 :]
-            depth -= 1
-    return None, ""
 
 
 def _types(items: str) -> tuple[str, ...]:

@@ -126,15 +126,22 @@ def _calls(word: str, flags: int, methods_open_blocks: bool = False) -> Callable
 def _opens_body(rest: str) -> bool:
     """Whether ``rest`` (a line after ``name(``) closes the parameters and opens a body:
     ``x, y) {``, ``n: number): Promise<void> {``; not ``3).then(() => {``."""
+    params, after = bracketed(rest)
+    return params is not None and re.fullmatch(r"\s*(?::[^(){}=]+)?\{\s*", after) is not None
+
+
+def bracketed(text: str) -> tuple[str | None, str]:
+    """What comes before the bracket that closes one opened just before ``text``, and
+    what comes after it; (None, "") when it does not close."""
     depth = 0
-    for position, char in enumerate(rest):
-        if char in "([":
+    for position, char in enumerate(text):
+        if char in "([{":
             depth += 1
-        elif char in ")]":
+        elif char in ")]}":
             if depth == 0:
-                return re.fullmatch(r"\s*(?::[^(){}=]+)?\{\s*", rest[position + 1 :]) is not None
+                return text[:position], text[position + 1 :]
             depth -= 1
-    return False
+    return None, ""
 
 
 #: Languages whose methods are written ``name(..) {`` with nothing before the name.
