@@ -61,7 +61,7 @@ from common import emit, indexed_trees
 from sleuth import Index
 from sleuth.languages import DOC_LANGUAGES, GRAMMARS
 from sleuth.search.filters import category_of
-from sleuth.search.implementers import go_implementers
+from sleuth.search.implementers import structural_implementers
 from sleuth.search.uses import use_matcher, use_text
 from sleuth.store.meta import MetaStore
 from sleuth.tokens import short_name
@@ -167,7 +167,8 @@ def _users(
     con: sqlite3.Connection, meta: MetaStore, name: str, path: str, line: int, kind: str
 ) -> list[Span]:
     """The chunks that use ``name`` as ``kind`` asks, but for the one defining it (for
-    ``extend``, with the Go types that satisfy an interface so named)."""
+    ``extend``, with the types that satisfy it by their methods: a Go interface's, a
+    Python Protocol's)."""
     rule = {"tested": "call", "documented": "doc", "used": "mention"}.get(kind, kind)
     matchers = {language: use_matcher(name, rule, 0, language) for language in GRAMMARS}
     rows = con.execute(
@@ -182,7 +183,7 @@ def _users(
         and matchers.get(language, matchers["python"])(use_text(text, rule))
     ]
     if kind == "extend":
-        implementers = list(go_implementers(meta, name))
+        implementers = list(structural_implementers(meta, name))
         marks = ",".join("?" * len(implementers))
         users += [
             Span(where, start, end, category_of(where, language))

@@ -18,7 +18,7 @@ from ..tokens import last_part, names_path, short_name
 from .callees import callees
 from .classify import QueryPlan
 from .filters import Filters, chunk_category
-from .implementers import go_implementers, python_protocol_implementers
+from .implementers import structural_implementers
 from .rank import (
     COMMENT_LINE,
     SIGNALS,
@@ -120,7 +120,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     if plan.kind == "identifier" and lexical_hits and floor:
         _lift(lexical_hits, meta.reexport_chunks(sorted(plan.symbol_names)), floor)
     holders: dict[int, float] = {}
-    implementers: dict[int, str] = {}  # Go types by their methods: no line names the interface
+    implementers: dict[int, str] = {}  # types by their methods: no line names the interface
     if plan.uses_of and lexical_hits:
         # a question about uses is one of presence (``uses``): BM25's order is not kept
         holders = use_scores(
@@ -130,8 +130,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
             meta.languages_of(lexical_hits) if plan.use_kind in _BY_LANGUAGE else None,
         )
         if plan.use_kind == "extend":  # Go's types satisfy an interface without naming it
-            implementers = go_implementers(meta, plan.uses_of)
-            implementers.update(python_protocol_implementers(meta, plan.uses_of))
+            implementers = structural_implementers(meta, plan.uses_of)
             holders.update(dict.fromkeys(implementers, ASKED))
         lexical_hits = holders or lexical_hits
     # likewise the chunk of the one definition of a name asked for alone
@@ -185,6 +184,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     texts = meta.texts([item.row.id for item in kept])
     for item, other in zip(kept, others, strict=True):
         row = item.row
+        text = texts.get(row.id, row.text)
         symbol, kind = _label(row, plan, definitions)
         response.results.append(
             Result(
@@ -196,11 +196,11 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
                 language=row.language,
                 score=round(item.score, 6),
                 preview=preview(
-                    texts.get(row.id, row.text),
+                    text,
                     _type_lines(implementers[row.id]) if row.id in implementers else plan.terms,
                     _asked_line(row, plan)
                     if plan.file_lines or holders.get(row.id, 0.0) < ASKED
-                    else _use_line(texts.get(row.id, row.text), plan, row.language),
+                    else _use_line(text, plan, row.language),
                 ),
                 parent=row.parent,
                 signature=row.signature,

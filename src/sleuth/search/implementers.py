@@ -37,6 +37,15 @@ _TYPE_WORDS = frozenset({"chan", "func", "map", "struct", "interface"})
 _BUILTIN: dict[str, dict[str, Shape]] = {"error": {"Error": ((), ("string",))}}
 
 
+def structural_implementers(meta: MetaStore, name: str) -> dict[int, str]:
+    """Chunk id -> type name, for the types that satisfy ``name`` by their methods
+    alone: a Go interface's (``go_implementers``) and a Python Protocol's
+    (``python_protocol_implementers``). What the ranking and the uses benchmark count."""
+    found = go_implementers(meta, name)
+    found.update(python_protocol_implementers(meta, name))
+    return found
+
+
 def go_implementers(meta: MetaStore, name: str) -> dict[int, str]:
     """Chunk id -> type name, for the Go types' declarations (or, for a type declared
     elsewhere, its first method) that define every method of a Go interface named
