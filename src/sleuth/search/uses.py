@@ -69,12 +69,14 @@ def use_matcher(
     ``kind`` asks for: the rule ``use_scores`` scores by, for tools that check its
     answers."""
     word = re.escape(last_part(name))
-    asked = _ASKED_USE[kind](word, flags)
+    calls = kind in ("call", "use", "test")
     if kind == "construct" and language == "go":  # ``Config(x)`` converts
         asked = _constructs(word, flags, called=False)
-    if kind in ("call", "use", "test") and language in _METHODS_OPEN_BLOCKS:
+    elif calls and language in _METHODS_OPEN_BLOCKS:
         asked = _calls(word, flags, methods_open_blocks=True)
-    bare = _BARE_CALLS.get(language) if kind in ("call", "use", "test") else None
+    else:
+        asked = _ASKED_USE[kind](word, flags)
+    bare = _BARE_CALLS.get(language) if calls else None
     if bare is not None:
         bare_call = bare(word, flags)
         bracketed = asked

@@ -26,6 +26,14 @@ from ..tokens import (
 if TYPE_CHECKING:
     from ..prepare import ChunkValues, DefinitionValues
 
+#: A definition's ``DefinitionRow`` columns and the id of the chunk holding its first
+#: line (a WHERE clause follows).
+_DEFINITION_AND_CHUNK = (
+    "SELECT f.path, f.language, d.name, d.kind, d.parent, d.start_line, d.end_line,"
+    " d.signature, c.id FROM definitions d JOIN files f ON f.id=d.file_id"
+    " JOIN chunks c ON c.file_id=d.file_id"
+    " AND c.start_line<=d.start_line AND c.end_line>=d.start_line"
+)
 #: Ranking rows kept in memory per open index (about 300 bytes each).
 ROW_CACHE_SIZE = 200_000
 #: Files whose term lists are kept in memory per open index (a few kB each).
@@ -647,11 +655,8 @@ class MetaStore:
         for begin in range(0, len(names) if kinds else 0, 500):  # (SQL variables are few)
             batch = names[begin : begin + 500]
             rows = self.db.execute(  # (through the name index, which ignores case)
-                "SELECT f.path, f.language, d.name, d.kind, d.parent, d.start_line,"
-                " d.end_line, d.signature, c.id FROM definitions d"
-                " JOIN files f ON f.id=d.file_id JOIN chunks c ON c.file_id=d.file_id"
-                " AND c.start_line<=d.start_line AND c.end_line>=d.start_line"
-                f" WHERE d.name COLLATE NOCASE IN ({','.join('?' * len(batch))})"
+                _DEFINITION_AND_CHUNK
+                + f" WHERE d.name COLLATE NOCASE IN ({','.join('?' * len(batch))})"
                 f" AND d.kind IN ({','.join('?' * len(kinds))})"
                 + (" AND f.language=?" if language else ""),
                 (*batch, *kinds, *([language] if language else [])),
@@ -665,11 +670,8 @@ class MetaStore:
         else in any case), in file and line order, each with the chunk holding its first
         line. Reads the whole table (no index on the parent): for rare questions."""
         rows = self.db.execute(
-            "SELECT f.path, f.language, d.name, d.kind, d.parent, d.start_line, d.end_line,"
-            " d.signature, c.id FROM definitions d JOIN files f ON f.id=d.file_id"
-            " JOIN chunks c ON c.file_id=d.file_id"
-            " AND c.start_line<=d.start_line AND c.end_line>=d.start_line"
-            " WHERE d.parent = ? COLLATE NOCASE AND d.kind NOT IN ('impl', 'reexport')"
+            _DEFINITION_AND_CHUNK
+            + " WHERE d.parent = ? COLLATE NOCASE AND d.kind NOT IN ('impl', 'reexport')"
             " ORDER BY f.path, d.start_line LIMIT ?",
             (owner, limit),
         ).fetchall()
