@@ -184,6 +184,9 @@ DECLARING = [
     ("  public static void retry(int n) {", False),
     ("fn retry(&self) {", False),
     ("def retry(x):", False),
+    ("function M.retry(n)", False),  # Lua: put in a table
+    ("local function M:retry(n)", False),
+    ("function M.other() M.retry(1) end", True),
 ]
 
 
@@ -200,6 +203,9 @@ def test_a_declaration_is_no_call(code: str, calls: bool) -> None:
         ("  retry(3).then(() => {", True, True),
         ("  if (retry(x)) {", True, True),
         ("retry(3)", True, True),
+        ("  retry(\n    n: number,\n    delay: number,\n  ): Promise<void> {", False, True),
+        ("  retry(\n    3,\n  ).then(() => {", True, True),
+        ("  retry({\n    n: 3,\n  })", True, True),
     ],
 )
 def test_a_method_opening_its_body_is_no_call_in_javascript(

@@ -115,9 +115,7 @@ def _calls(word: str, flags: int, methods_open_blocks: bool = False) -> Callable
             before = text[line_start : found.start()]
             if _declares(before):
                 continue
-            line_end = text.find("\n", found.end())
-            rest = text[found.end() : len(text) if line_end < 0 else line_end]
-            if methods_open_blocks and not before.strip() and _opens_body(rest):
+            if methods_open_blocks and not before.strip() and _opens_body(text, found.end()):
                 continue
             return True
         return False
@@ -125,10 +123,16 @@ def _calls(word: str, flags: int, methods_open_blocks: bool = False) -> Callable
     return calls
 
 
-def _opens_body(rest: str) -> bool:
-    """Whether ``rest`` (a line after ``name(``) closes the parameters and opens a body:
-    ``x, y) {``, ``n: number): Promise<void> {``; not ``3).then(() => {``."""
-    params, after = bracketed(rest)
+#: How far past ``name(`` the parameters of a method may reach, in characters.
+_PARAMETERS_REACH = 2000
+
+
+def _opens_body(text: str, start: int) -> bool:
+    """Whether the text after ``name(`` (at ``start``) closes the parameters and opens a
+    body on the line where they close: ``x, y) {``, ``n: number): Promise<void> {``, or
+    parameters one to a line; not ``3).then(() => {``."""
+    params, after = bracketed(text[start : start + _PARAMETERS_REACH])
+    after = after.split("\n", 1)[0]
     return params is not None and re.fullmatch(r"\s*(?::[^(){}=]+)?\{\s*", after) is not None
 
 
@@ -163,6 +167,9 @@ _CALL_KEYWORDS = frozenset(
 #: The word just before a name, with a pointer, reference or template mark after it
 #: (``int``, ``char*``, ``vector<int>``, ``fn``).
 _WORD_BEFORE = re.compile(r"([\w$]+)[*&>\]?]*$")
+#: Lua's ``function M.retry(`` / ``local function M:retry(``: the table's path names
+#: where the function is put, not what is called.
+_LUA_FUNCTION = re.compile(r"\s*(?:local\s+)?function\s+[\w.:]*[.:]$")
 #: A ``Type::`` path just before a name (``int Foo::retry(``).
 _PATH_BEFORE = re.compile(r"(?:[\w$]+(?:<[^<>\n]*>)?::)+$")
 
@@ -172,6 +179,8 @@ def _declares(before: str) -> bool:
     return type, a modifier or a keyword such as ``def`` stands just before it. After
     ``.``, ``->``, an operator, a bracket or nothing, it is a call."""
     before = before.rstrip()
+    if _LUA_FUNCTION.match(before):
+        return True
     if before.endswith((".", "->")):
         return False
     before = _PATH_BEFORE.sub("", before).rstrip()
