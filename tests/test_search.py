@@ -2371,3 +2371,20 @@ def test_a_name_that_is_a_common_word_is_still_searched(tmp_path: Path) -> None:
     index.index(embed="none")
     top = index.search("find", mode="lexical").results[0]
     assert (top.path, top.symbol) == ("app.py", "find")
+
+
+def test_lookups_and_questions_about_uses_do_not_run_the_model(embedded_repo: Path) -> None:
+    """A question about uses is answered by presence, and a callee or member lookup by
+    the definitions: none waits for the query's embedding, which takes longer than the
+    rest of such a search. A question in words still embeds its query."""
+    index = Index(embedded_repo)
+    for question in (
+        "who calls retry_failed_upload",
+        "where is ConfigParser used",
+        "what does retry_failed_upload call",
+        "methods of ConfigParser",
+    ):
+        assert index.search(question).results, question
+    assert not index.model_loaded
+    index.search("uploads sent again after a failure, asked once in these tests")
+    assert index.model_loaded

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
 import time
@@ -534,15 +535,12 @@ class Index:
             respelled = respell(plan, meta, self._lexical.occurs)
         if respelled is not None:
             asked, plan = plan.text, respelled.plan
-        # the query is embedded before the read view opens: loading the model can take
-        # a second, and threads sharing this instance wait for the view, not for that.
-        # The tier is chosen here too, so the query vector and the chunk vectors it is
-        # compared with always come from the same model.
+        # The tier is chosen before the read view opens, so the query vector and the
+        # chunk vectors it is compared with always come from the same model.
         tier, vectors = self._semantic_tier(meta.chunk_count())
         vector = None
-        if mode != "lexical" and len(vectors):
-            embed = self._embed_static_query if tier == "static" else self._embed_query
-            vector = embed(plan.text)
+        if mode != "lexical" and len(vectors) and not (plan.callees_of or plan.members_of):
+            vector = self._query_vector(plan, tier)
         with self._read_view(meta) as searcher:
             response = self._search_in_view(
                 plan, meta, searcher, k, mode, path, language, kind, category, tier, vector
@@ -551,6 +549,18 @@ class Index:
             response.respelled_from = asked
             response.notices.insert(0, respelled.notice())
         return response
+
+    def _query_vector(self, plan: QueryPlan, tier: str) -> Callable[[], np.ndarray]:
+        """The query's vector, for the ranking to read when it needs it. It is computed
+        here, before the read view opens: loading the model can take a second, and
+        threads sharing this instance wait for the view, not for that. A question about
+        uses is embedded later, and only if no chunk holds the name: the vectors do not
+        rank its answers otherwise."""
+        embed = self._embed_static_query if tier == "static" else self._embed_query
+        if plan.uses_of:
+            return functools.cache(lambda: embed(plan.text))
+        vector = embed(plan.text)
+        return lambda: vector
 
     def prefetch_query(self, query: str, mode: str = "hybrid") -> Callable[[], None]:
         """Start embedding ``query`` on a thread when a search for it would use the
@@ -599,7 +609,7 @@ class Index:
         kind: str | None,
         category: str | None,
         tier: str,
-        vector: np.ndarray | None,
+        vector: Callable[[], np.ndarray] | None,
     ) -> SearchResponse:
         assert self._lexical is not None and self._vectors is not None
         assert self._static_vectors is not None
@@ -631,7 +641,7 @@ class Index:
         if used != "lexical":
             embed_query = self._embed_static_query if tier == "static" else self._embed_query
             if vector is not None:
-                embed_query = lambda _text: vector  # noqa: E731
+                embed_query = lambda _text: vector()  # noqa: E731
         if used == "hybrid" and tier == "static":
             plan = replace(plan, semantic_weight=plan.semantic_weight * config.STATIC_WEIGHT)
         static = self._static_side(tier, used, chunk_count)
