@@ -1827,3 +1827,47 @@ def test_a_statement_cut_off_by_a_preprocessor_line_is_not_a_definition() -> Non
     # elsewhere such words can be names: Kotlin's Flow.catch, a PHP method for()
     kotlin = "fun <T> Flow<T>.catch(action: (Throwable) -> Unit): Flow<T> = this\n"
     assert [d.name for d in chunk_text("kotlin", kotlin)[1]] == ["catch"]
+
+
+#: (language, a file mid-edit: one unit broken, definitions after it)
+MID_EDIT = [
+    (
+        "python",
+        "def first(x):\n    return x + 1\n\n\ndef broken(x:\n    return (\n\n\n"
+        "def second(y):\n    return y * 2\n\n\nclass Shape:\n    def area(self):\n"
+        "        return 1\n",
+    ),
+    (
+        "php",  # a method that lost its closing brace takes in the ones after it
+        "<?php\nclass Buffer\n{\n    public function first(): void\n    {\n"
+        "        $this->a = 1;\n    }\n\n    public function broken(): void\n    {\n"
+        "        if ($this->a) {\n            $this->b = 2;\n\n    }\n\n"
+        "    public function second(): void\n    {\n        $this->c = 3;\n    }\n\n"
+        "    public function area(): int\n    {\n        return 1;\n    }\n}\n",
+    ),
+    (
+        "haskell",
+        "module Shapes where\n\nfirst :: Int -> Int\nfirst x = x + 1\n\n"
+        "broken x = case x of\n  1 -> (\n  2 -> 3\n\nsecond :: Int -> Int\n"
+        "second y = y * 2\n\ndata Shape = Circle Double\n\narea :: Shape -> Double\n"
+        "area (Circle r) = pi * r * r\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("language", "source"), MID_EDIT, ids=[c[0] for c in MID_EDIT])
+def test_a_broken_unit_does_not_take_the_definitions_after_it(language: str, source: str) -> None:
+    """A file mid-edit: the grammar reads on from the broken unit as an error, or
+    inside it, and without a second reading with that unit blanked, the definitions
+    after it are lost (Python, Haskell) or become the broken method's locals (PHP).
+    Where the first reading named the broken definition (PHP, Haskell), it is still
+    found, cut to its own lines."""
+    _, definitions = chunk_text(language, source)
+    by_name = {d.name: d for d in definitions}
+    assert {"first", "second", "area"} <= set(by_name), sorted(by_name)
+    assert not by_name["second"].local and not by_name["area"].local
+    if language == "php":
+        assert (by_name["second"].kind, by_name["second"].parent) == ("method", "Buffer")
+    if language != "python":  # its first reading has the broken def as an error only
+        second = next(n for n, line in enumerate(source.split("\n"), 1) if "second" in line)
+        assert by_name["broken"].end_line < second

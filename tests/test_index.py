@@ -346,3 +346,22 @@ def test_a_file_whose_parse_gave_up_is_prepared_in_a_child_process_from_then_on(
     again = index.search("backoff", mode="lexical").results[0]
     assert (again.kind, again.symbol) == ("function", "backoff")
     index.close()
+
+
+def test_a_file_saved_mid_edit_keeps_its_later_definitions(tmp_path: Path) -> None:
+    """An editor or an agent saves a file with a bracket not yet closed: the index is
+    refreshed at once, and the functions after the broken one are still definitions,
+    found first by name, not lines of an error."""
+    source = "".join(
+        f"def step_{n}(job):\n    return job.run({n})\n\n\n" for n in ("one", "two", "three")
+    )
+    write_tree(tmp_path, {"pipeline.py": source})
+    index = Index(tmp_path)
+    index.index(embed="none")
+    broken = source.replace("return job.run(one)", "return job.run(one")
+    assert broken != source
+    (tmp_path / "pipeline.py").write_text(broken)
+    assert index.index(embed="none").update.changed == 1
+    for name in ("step_two", "step_three"):
+        first = index.search(name, mode="lexical").results[0]
+        assert (first.symbol, first.kind) == (name, "function"), first

@@ -12,8 +12,8 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 import tree_sitter
@@ -1420,12 +1420,39 @@ def _trivial(lines: list[str]) -> bool:
 def treesitter_chunks(
     parser: tree_sitter.Parser, language: str, text: str
 ) -> tuple[list[Chunk], list[Definition]]:
-    """Chunks and the full list of definitions of one file."""
-    tree = parse(parser, parser_source(language, text))
+    """Chunks and the full list of definitions of one file.
+
+    A grammar that meets a unit it cannot read (a file mid-edit, syntax newer than the
+    grammar) may read everything after it as an error, or inside the unit that never
+    closed, and the file's later definitions are lost or misplaced. The file is then
+    read again with the broken units blanked (``_isolated``). That reading is kept when
+    it finds more definitions outside the blanked lines, or more of them in place
+    rather than inside a unit that never closed (``_placed``); the definitions the first
+    reading found in the blanked lines are kept too, cut to their unit (the file
+    mid-edit still has them). Where the grammar only skipped a construct (a macro in C)
+    the first reading had them all, and it stays."""
+    source = parser_source(language, text)
+    tree = parse(parser, source)
     lines = text.split("\n")
     chunker = _Chunker(language, lines)
     chunks = chunker.chunks(tree.root_node)
     definitions = [d for d in chunker.definitions if d.name]
+    if tree.root_node.has_error and REPAIRS and _lost_its_way(tree.root_node, len(lines)):
+        repaired = _isolated(parser, source, tree)
+        if repaired is not None:
+            again, units = repaired
+            chunker = _Chunker(language, lines)
+            found = chunker.chunks(again.root_node)
+            named = [d for d in chunker.definitions if d.name]
+            if _placed(named, units) > _placed(definitions, units):
+                kept = [
+                    replace(d, end_line=min(d.end_line, end))
+                    for d in definitions
+                    for start, end in units
+                    if start < d.start_line <= end
+                ]
+                chunks = found
+                definitions = sorted(named + kept, key=lambda d: d.start_line)
     # a chunk answers for every definition that starts inside it, but a function's inner
     # functions (``local``) do not name the chunk holding them
     named = [d for d in definitions if not d.local]
@@ -1434,3 +1461,235 @@ def treesitter_chunks(
             if chunk.start_line <= d.start_line <= chunk.end_line and d.name not in chunk.symbols:
                 chunk.symbols.append(d.name)
     return chunks, definitions
+
+
+def _placed(definitions: list[Definition], units: list[tuple[int, int]]) -> tuple[int, int]:
+    """How many definitions start outside the blanked units, and how many of those are
+    not inside a function (``local``): a method the unit before it took in is local."""
+    outside = [d for d in definitions if not any(s < d.start_line <= e for s, e in units)]
+    return len(outside), sum(not d.local for d in outside)
+
+
+#: How many broken units a file may have blanked, and how many parses it may take
+#: to find them (one per unit tried).
+REPAIRS = 8
+REPAIR_PARSES = 24
+
+
+def _isolated(
+    parser: tree_sitter.Parser, source: bytes, tree: tree_sitter.Tree
+) -> tuple[tree_sitter.Tree, list[tuple[int, int]]] | None:
+    """The parse of ``source`` with its broken units blanked, one at a time in order,
+    while each blanking leaves less of the file in errors (``_damage``). The unit
+    blanked is the one holding the first error, or the sibling before it when the error
+    is where a unit opens (a method that lost its closing brace takes in the next one,
+    which is where the grammar stumbles). The new parse and the rows [start, end) of
+    each unit blanked; None when no blanking helped."""
+    lines = source.decode("utf-8").split("\n")
+    indents = [_indent(line) for line in lines]
+    after = 0  # errors before this row sit in units already blanked or left as they are
+    units: list[tuple[int, int]] = []
+    parses = 0
+    for _ in range(REPAIRS):
+        row = _first_error_row(tree.root_node, after)
+        if row is None:
+            break
+        best = None
+        for start, end in _suspects(lines, indents, row) + _unclosed(lines, indents, after):
+            if parses == REPAIR_PARSES:
+                break
+            parses += 1
+            trial = [
+                " " * len(line.encode("utf-8")) if max(start, after) <= i < end else line
+                for i, line in enumerate(lines)
+            ]
+            try:
+                again = parse(parser, "\n".join(trial).encode("utf-8"))
+            except ValueError:  # too long: the readings so far stand
+                return (tree, units) if units else None
+            unit = (max(start, after), end)
+            # Blanking a unit clears the errors in it whether or not it was the broken
+            # one (a macro the grammar skipped): it must clear errors elsewhere too.
+            hurt = _damage(again.root_node)
+            if hurt >= _damage(tree.root_node, skip=unit):
+                continue
+            rank = (hurt, end - unit[0])  # the least damage left, by the fewest lines
+            if best is None or rank < best[0]:
+                best = (rank, again, trial, unit)
+        if best is None:
+            break
+        _, tree, lines, unit = best
+        units.append(unit)
+        after = unit[1]
+    return (tree, units) if units else None
+
+
+def _damage(root: tree_sitter.Node, skip: tuple[int, int] = (0, 0)) -> int:
+    """How much of a parse is in error: the rows of its outermost errors, and one for
+    each token the grammar had to assume (a missing ``}``); rows [start, end) of
+    ``skip`` do not count."""
+    total = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        first, last = node.start_point.row, node.end_point.row
+        if node is not root and node.type == "ERROR":
+            overlap = max(0, min(last + 1, skip[1]) - max(first, skip[0]))
+            total += last - first + 1 - overlap
+        elif node.is_missing:
+            total += not skip[0] <= first < skip[1]
+        elif node.has_error:
+            stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return total
+
+
+def _suspects(lines: list[str], indents: list[int | None], row: int) -> list[tuple[int, int]]:
+    """Units that may have broken, given the first error at ``row``: each unit that
+    holds it, from the top level to the innermost (a statement of a method of a class),
+    and the sibling before a unit whose first line the error is on."""
+    suspects = []
+    for start, end, _level in _units(lines, indents, row):
+        suspects.append((start, end))
+        before = _sibling_before(lines, indents, start) if start == row else None
+        if before is not None:
+            suspects.append((before, start))
+    return suspects
+
+
+def _sibling_before(
+    lines: list[str], indents: list[int | None], row: int, low: int = 0
+) -> int | None:
+    """Where the unit before the one opening at ``row`` opens, at the same indentation;
+    None when the parent's own lines (or ``low``) come first."""
+    level = indents[row]
+    for i in range(row - 1, low - 1, -1):
+        indent = indents[i]
+        if indent is None or level is None or indent > level:
+            continue
+        if indent < level:
+            return None
+        if _opens(lines[i]):
+            return i
+    return None
+
+
+def _indent(line: str) -> int | None:
+    """A line's indentation (a tab as four), None for a blank line."""
+    stripped = line.lstrip()
+    if not stripped:
+        return None
+    head = line[: len(line) - len(stripped)]
+    return len(head) + 3 * head.count("\t")
+
+
+def _unclosed(lines: list[str], indents: list[int | None], after: int) -> list[tuple[int, int]]:
+    """The unit before the first line, from ``after`` on, that sits deeper in brackets
+    than the lines at its indentation before it: that unit left a bracket open (its
+    closing brace deleted), so the grammar reads the rest of the file inside it and may
+    report the error only where the file ends, or at the class around it. Brackets are
+    counted outside strings and line comments, roughly: this only names a suspect,
+    which is kept only if blanking it leaves less in error."""
+    depth = 0
+    at_indent: dict[int, int] = {}  # indentation -> bracket depth of its lines so far
+    for i in range(after, len(lines)):
+        indent = indents[i]
+        if indent is None:
+            continue
+        for deeper in [k for k in at_indent if k > indent]:
+            del at_indent[deeper]
+        if _opens(lines[i]) and at_indent.get(indent, depth) < depth:
+            before = _sibling_before(lines, indents, i, after)
+            return [(before, i)] if before is not None else []
+        at_indent.setdefault(indent, depth)
+        code = _LITERALS.sub("", lines[i])
+        depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+    return []
+
+
+#: String literals and line comments, whose brackets do not count (roughly: one line).
+_LITERALS = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|//.*|#.*""")
+
+
+def _units(lines: list[str], indents: list[int | None], row: int) -> Iterator[tuple[int, int, int]]:
+    """The units holding ``row``, outermost first, as (start, end, indentation): a unit
+    opens on a line at its indentation (not a closing bracket, an ``else`` or an
+    operator carried over) and ends where the next sibling opens or its parent's lines
+    resume; its members are the units at the next indentation inside it."""
+    low, high, level = 0, len(lines), 0
+    while True:
+        start = next(
+            (i for i in range(row, low - 1, -1) if indents[i] == level and _opens(lines[i])),
+            None,
+        )
+        if start is None:
+            return
+        end = high
+        for i in range(row + 1, high):
+            indent = indents[i]
+            if indent is not None and (indent < level or (indent == level and _opens(lines[i]))):
+                end = i
+                break
+        yield start, end, level
+        inner = [indents[i] for i in range(start + 1, row + 1)]
+        deeper = min((i for i in inner if i is not None and i > level), default=None)
+        if deeper is None:
+            return
+        low, high, level = start + 1, end, deeper
+
+
+#: A line that closes or goes on with a unit rather than opens one: a closing bracket,
+#: ``end``, a brace on a line of its own (``{`` under a C# method), another branch of
+#: the statement above (``else``, ``catch``), an operator carried over.
+_GOES_ON = re.compile(
+    r"[)\]}{.,&|+*/%=?:<>-]"
+    r"|(?:end|fi|done|esac|else|elif|elsif|except|catch|finally|rescue|ensure|then|do"
+    r"|where|deriving)\b"
+)
+
+
+def _opens(line: str) -> bool:
+    """A line that may begin a unit: not one that closes or goes on with one."""
+    return _GOES_ON.match(line.lstrip()) is None
+
+
+def _first_error_row(root: tree_sitter.Node, after: int) -> int | None:
+    """The row of the first error or missing node that starts at ``after`` or later,
+    the innermost where errors nest (an error around a whole class starts at the
+    class; the one inside it, at the method that broke)."""
+    found = None
+    node = root
+    while True:
+        child = next(
+            (
+                c
+                for c in node.children
+                if (c.has_error or c.is_missing) and c.end_point.row >= after
+            ),
+            None,
+        )
+        if child is None:
+            return found
+        if (child.type == "ERROR" or child.is_missing) and child.start_point.row >= after:
+            found = child.start_point.row
+        node = child
+
+
+def _lost_its_way(root: tree_sitter.Node, line_count: int) -> bool:
+    """Whether the grammar lost its way, rather than skipped a construct it does not
+    know (most errors in C: a macro, a few lines read past): an error holds a good part
+    of the file, or a bracket had to be assumed (the rest of the file was taken into a
+    unit that never closed)."""
+    least = min(SWALLOW_LINES, max(3, line_count // 4))
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_missing and node.type in ("}", ")", "]", "end"):
+            return True
+        if node.type == "ERROR" and node.end_point.row - node.start_point.row + 1 >= least:
+            return True
+        stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return False
+
+
+#: An error this many lines long holds a good part of any file (``_lost_its_way``).
+SWALLOW_LINES = 50

@@ -1,0 +1,120 @@
+"""Definitions a file keeps while it is mid-edit (not a test).
+
+An editor or an agent saves files half-written, and the live index re-reads them at
+once. This script takes real files of indexed trees, drops one closing bracket from a
+line in the middle half of each (an edit half done), and counts how many of the file's
+definitions (name and kind) the chunker still finds: with the broken unit read apart
+(``treesitter._isolated``, as shipped) and without (``REPAIRS = 0``), in the same run.
+It also counts the files that lose half their definitions or more.
+
+    python bench/mid_edit.py ~/.cache/sleuth-bench/repos /tmp/trees --per-language 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+from collections import defaultdict
+from pathlib import Path
+
+from common import emit
+
+from sleuth.chunking import chunk_text, treesitter
+from sleuth.chunking.base import Definition
+from sleuth.languages import language_of
+
+#: Languages read by a grammar whose definitions the chunker names.
+LANGUAGES = frozenset(
+    {
+        "bash", "c", "cpp", "csharp", "elixir", "go", "haskell", "java", "javascript",
+        "kotlin", "lua", "php", "python", "ruby", "rust", "scala", "swift", "tsx",
+        "typescript", "zig",
+    }
+)  # fmt: skip
+#: Files of this size in bytes are measured: big enough to hold several definitions.
+SIZES = (2_000, 200_000)
+
+
+def files_by_language(roots: list[Path]) -> dict[str, list[tuple[Path, str]]]:
+    found: dict[str, list[tuple[Path, str]]] = defaultdict(list)
+    for root in roots:
+        for folder, dirs, names in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d not in (".git", ".sleuth", "node_modules"))
+            for name in sorted(names):
+                path = Path(folder) / name
+                try:
+                    if path.is_symlink() or not SIZES[0] < path.stat().st_size < SIZES[1]:
+                        continue
+                    text = path.read_text("utf-8")
+                except (OSError, UnicodeError):
+                    continue
+                language = language_of(str(path), text)
+                if language in LANGUAGES:
+                    found[language].append((path, text))
+    return found
+
+
+def half_edited(text: str, rng: random.Random) -> str | None:
+    """The text with the last closing bracket of one line of its middle half dropped."""
+    lines = text.split("\n")
+    quarter = len(lines) // 4
+    holding = [i for i in range(quarter, len(lines) - quarter) if any(c in lines[i] for c in ")]}")]
+    if not holding:
+        return None
+    i = rng.choice(holding)
+    cut = max(lines[i].rfind(c) for c in ")]}")
+    lines[i] = lines[i][:cut] + lines[i][cut + 1 :]
+    return "\n".join(lines)
+
+
+def named(language: str, text: str, repairs: int) -> set[tuple[str, str]]:
+    treesitter.REPAIRS = repairs
+    definitions: list[Definition] = chunk_text(language, text)[1]
+    return {(d.name, d.kind) for d in definitions}
+
+
+def measure(roots: list[Path], per_language: int, seed: int) -> dict:
+    rng = random.Random(seed)
+    shipped = treesitter.REPAIRS
+    out: dict[str, dict] = {}
+    for language, group in sorted(files_by_language(roots).items()):
+        rng.shuffle(group)
+        totals: dict[str, int] = defaultdict(int)
+        for _path, text in group[:per_language]:
+            whole = named(language, text, shipped)
+            edited = half_edited(text, rng)
+            if len(whole) < 3 or edited is None:
+                continue
+            plain = whole & named(language, edited, 0)
+            apart = whole & named(language, edited, shipped)
+            totals["files"] += 1
+            totals["definitions"] += len(whole)
+            totals["kept_plain"] += len(plain)
+            totals["kept_apart"] += len(apart)
+            totals["half_lost_plain"] += len(plain) * 2 < len(whole)
+            totals["half_lost_apart"] += len(apart) * 2 < len(whole)
+        treesitter.REPAIRS = shipped
+        if totals["files"]:
+            out[language] = {
+                "files": totals["files"],
+                "kept_without": round(totals["kept_plain"] / totals["definitions"], 3),
+                "kept_with": round(totals["kept_apart"] / totals["definitions"], 3),
+                "files_losing_half_without": totals["half_lost_plain"],
+                "files_losing_half_with": totals["half_lost_apart"],
+            }
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("roots", nargs="+", type=Path, help="folders of source trees")
+    parser.add_argument("--per-language", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    emit(measure(args.roots, args.per_language, args.seed), args.out)
+
+
+if __name__ == "__main__":
+    main()
