@@ -1,8 +1,9 @@
 """Definitions a file keeps while it is mid-edit (not a test).
 
 An editor or an agent saves files half-written, and the live index re-reads them at
-once. This script takes real files of indexed trees, drops one closing bracket from a
-line in the middle half of each (an edit half done), and counts how many of the file's
+once. This script takes real files of indexed trees, edits one line in the middle half
+of each halfway (``--edit``: its closing bracket dropped, a string opened, the line cut
+in half), and counts how many of the file's
 definitions (name and kind) the chunker still finds: with the broken unit read apart
 (``treesitter._isolated``, as shipped) and without (``REPAIRS = 0``), in the same run.
 It also counts the files that lose half their definitions or more.
@@ -55,16 +56,28 @@ def files_by_language(roots: list[Path]) -> dict[str, list[tuple[Path, str]]]:
     return found
 
 
-def half_edited(text: str, rng: random.Random) -> str | None:
-    """The text with the last closing bracket of one line of its middle half dropped."""
+def half_edited(text: str, rng: random.Random, edit: str = "bracket") -> str | None:
+    """The text with one line of its middle half edited halfway: its last closing
+    bracket dropped (``bracket``), a string opened at its end (``quote``), or the line
+    cut at half its length (``cut``)."""
     lines = text.split("\n")
     quarter = len(lines) // 4
-    holding = [i for i in range(quarter, len(lines) - quarter) if any(c in lines[i] for c in ")]}")]
+    middle = range(quarter, len(lines) - quarter)
+    if edit == "bracket":
+        holding = [i for i in middle if any(c in lines[i] for c in ")]}")]
+    else:
+        holding = [i for i in middle if len(lines[i].strip()) > 3]
     if not holding:
         return None
     i = rng.choice(holding)
-    cut = max(lines[i].rfind(c) for c in ")]}")
-    lines[i] = lines[i][:cut] + lines[i][cut + 1 :]
+    line = lines[i]
+    if edit == "bracket":
+        cut = max(line.rfind(c) for c in ")]}")
+        lines[i] = line[:cut] + line[cut + 1 :]
+    elif edit == "quote":
+        lines[i] = line + ' "'
+    else:
+        lines[i] = line[: len(line) - len(line.strip()) // 2]
     return "\n".join(lines)
 
 
@@ -74,7 +87,7 @@ def named(language: str, text: str, repairs: int) -> set[tuple[str, str]]:
     return {(d.name, d.kind) for d in definitions}
 
 
-def measure(roots: list[Path], per_language: int, seed: int) -> dict:
+def measure(roots: list[Path], per_language: int, seed: int, edit: str = "bracket") -> dict:
     rng = random.Random(seed)
     shipped = treesitter.REPAIRS
     out: dict[str, dict] = {}
@@ -83,7 +96,7 @@ def measure(roots: list[Path], per_language: int, seed: int) -> dict:
         totals: dict[str, int] = defaultdict(int)
         for _path, text in group[:per_language]:
             whole = named(language, text, shipped)
-            edited = half_edited(text, rng)
+            edited = half_edited(text, rng, edit)
             if len(whole) < 3 or edited is None:
                 continue
             plain = whole & named(language, edited, 0)
@@ -111,9 +124,10 @@ def main() -> None:
     parser.add_argument("roots", nargs="+", type=Path, help="folders of source trees")
     parser.add_argument("--per-language", type=int, default=60)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--edit", choices=["bracket", "quote", "cut"], default="bracket")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    emit(measure(args.roots, args.per_language, args.seed), args.out)
+    emit(measure(args.roots, args.per_language, args.seed, args.edit), args.out)
 
 
 if __name__ == "__main__":

@@ -1495,7 +1495,11 @@ def _isolated(
         if row is None:
             break
         best = None
-        for start, end in _suspects(lines, indents, row) + _unclosed(lines, indents, after):
+        suspects = _suspects(lines, indents, row) + _unclosed(lines, indents, after)
+        opened = _open_string(lines, after)
+        if opened is not None:
+            suspects += [(start, end) for start, end, _ in _units(lines, indents, opened)]
+        for start, end in dict.fromkeys(suspects):
             if parses == REPAIR_PARSES:
                 break
             parses += 1
@@ -1533,7 +1537,7 @@ def _damage(root: tree_sitter.Node, skip: tuple[int, int] = (0, 0)) -> int:
     while stack:
         node = stack.pop()
         first, last = node.start_point.row, node.end_point.row
-        if node is not root and node.type == "ERROR":
+        if node.type == "ERROR":
             overlap = max(0, min(last + 1, skip[1]) - max(first, skip[0]))
             total += last - first + 1 - overlap
         elif node.is_missing:
@@ -1606,6 +1610,20 @@ def _unclosed(lines: list[str], indents: list[int | None], after: int) -> list[t
     return []
 
 
+def _open_string(lines: list[str], after: int) -> int | None:
+    """The first line from ``after`` on that opens a string it does not close: an odd
+    number of double quotes, none of them tripled. In a language whose strings span
+    lines, the grammar reads on from there with every later string turned inside out,
+    and reports the error wherever that stops fitting, or at the class around it."""
+    for i in range(after, len(lines)):
+        line = lines[i]
+        if '"' in line and '"""' not in line and len(_QUOTE.findall(line)) % 2:
+            return i
+    return None
+
+
+#: A double quote that is not escaped.
+_QUOTE = re.compile(r'(?<!\\)"')
 #: String literals and line comments, whose brackets do not count (roughly: one line).
 _LITERALS = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|//.*|#.*""")
 
@@ -1655,8 +1673,9 @@ def _opens(line: str) -> bool:
 def _first_error_row(root: tree_sitter.Node, after: int) -> int | None:
     """The row of the first error or missing node that starts at ``after`` or later,
     the innermost where errors nest (an error around a whole class starts at the
-    class; the one inside it, at the method that broke)."""
-    found = None
+    class; the one inside it, at the method that broke). A file the grammar read as one
+    error with nothing wrong inside (Kotlin after a string left open) gives ``after``."""
+    found = after if root.type == "ERROR" else None
     node = root
     while True:
         child = next(
