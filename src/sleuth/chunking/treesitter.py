@@ -1495,7 +1495,7 @@ def _isolated(
         if row is None:
             break
         best = None
-        suspects = _suspects(lines, indents, row) + _unclosed(lines, indents, after)
+        suspects = _suspects(lines, indents, row) + _unclosed(lines, indents, after, tree)
         opened = _open_string(lines, after)
         if opened is not None:
             suspects += [(start, end) for start, end, _ in _units(lines, indents, opened)]
@@ -1586,13 +1586,16 @@ def _indent(line: str) -> int | None:
     return len(head) + 3 * head.count("\t")
 
 
-def _unclosed(lines: list[str], indents: list[int | None], after: int) -> list[tuple[int, int]]:
+def _unclosed(
+    lines: list[str], indents: list[int | None], after: int, tree: tree_sitter.Tree
+) -> list[tuple[int, int]]:
     """The unit before the first line, from ``after`` on, that sits deeper in brackets
     than the lines at its indentation before it: that unit left a bracket open (its
     closing brace deleted), so the grammar reads the rest of the file inside it and may
     report the error only where the file ends, or at the class around it. Brackets are
-    counted outside strings and line comments, roughly: this only names a suspect,
-    which is kept only if blanking it leaves less in error."""
+    the parse's own tokens, so those in strings, comments and character literals do
+    not count."""
+    deltas = _bracket_deltas(tree.root_node, len(lines))
     depth = 0
     at_indent: dict[int, int] = {}  # indentation -> bracket depth of its lines so far
     for i in range(after, len(lines)):
@@ -1605,9 +1608,29 @@ def _unclosed(lines: list[str], indents: list[int | None], after: int) -> list[t
             before = _sibling_before(lines, indents, i, after)
             return [(before, i)] if before is not None else []
         at_indent.setdefault(indent, depth)
-        code = _LITERALS.sub("", lines[i])
-        depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+        depth += deltas[i]
     return []
+
+
+def _bracket_deltas(root: tree_sitter.Node, count: int) -> list[int]:
+    """Per row, the brackets its tokens open less those they close (a bracket the
+    grammar had to assume is no token of the file)."""
+    deltas = [0] * count
+    cursor = root.walk()
+    while True:
+        node = cursor.node
+        if node is not None and node.child_count == 0 and not node.is_missing:
+            step = _BRACKETS.get(node.type)
+            if step is not None and node.start_point.row < count:
+                deltas[node.start_point.row] += step
+        if cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return deltas
+
+
+_BRACKETS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
 
 
 def _open_string(lines: list[str], after: int) -> int | None:
@@ -1624,8 +1647,6 @@ def _open_string(lines: list[str], after: int) -> int | None:
 
 #: A double quote that is not escaped.
 _QUOTE = re.compile(r'(?<!\\)"')
-#: String literals and line comments, whose brackets do not count (roughly: one line).
-_LITERALS = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|//.*|#.*""")
 
 
 def _units(lines: list[str], indents: list[int | None], row: int) -> Iterator[tuple[int, int, int]]:
