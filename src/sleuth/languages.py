@@ -199,11 +199,15 @@ def halt_count() -> int:
 
 
 def parse(
-    parser: tree_sitter.Parser, source: bytes, seconds: float | None = None
+    parser: tree_sitter.Parser,
+    source: bytes,
+    seconds: float | None = None,
+    old_tree: tree_sitter.Tree | None = None,
 ) -> tree_sitter.Tree:
     """``parser.parse`` that gives up after ``seconds`` with a ValueError, leaving the
     parser ready for the next file. By default the budget grows with the size, up to
-    ``config.PARSE_SECONDS`` (``parse_seconds``)."""
+    ``config.PARSE_SECONDS`` (``parse_seconds``). ``old_tree``, edited to match
+    ``source``, lets the parser reuse what did not change."""
     deadline = time.monotonic() + (parse_seconds(len(source)) if seconds is None else seconds)
 
     def read(offset: int, _point: tree_sitter.Point) -> bytes:
@@ -213,7 +217,10 @@ def parse(
         return time.monotonic() > deadline
 
     try:
-        guarded = parser.parse(read, progress_callback=halt)
+        if old_tree is None:
+            guarded = parser.parse(read, progress_callback=halt)
+        else:
+            guarded = parser.parse(read, old_tree, progress_callback=halt)
     except ValueError:
         _halts[0] += 1
         parser.reset()  # a halted parse would otherwise resume on the next call

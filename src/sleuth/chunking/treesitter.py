@@ -1437,7 +1437,7 @@ def treesitter_chunks(
     chunker = _Chunker(language, lines)
     chunks = chunker.chunks(tree.root_node)
     definitions = [d for d in chunker.definitions if d.name]
-    if tree.root_node.has_error and REPAIRS and _lost_its_way(tree.root_node, len(lines)):
+    if tree.root_node.has_error and REPAIRS:
         repaired = _isolated(parser, source, tree)
         if repaired is not None:
             again, units = repaired
@@ -1487,6 +1487,10 @@ def _isolated(
     each unit blanked; None when no blanking helped."""
     lines = source.decode("utf-8").split("\n")
     indents = [_indent(line) for line in lines]
+    # where each row starts, in bytes: blanking keeps every line's length
+    offsets = list(
+        itertools.accumulate((len(line.encode("utf-8")) + 1 for line in lines), initial=0)
+    )
     after = 0  # errors before this row sit in units already blanked or left as they are
     units: list[tuple[int, int]] = []
     parses = 0
@@ -1507,8 +1511,13 @@ def _isolated(
                 " " * len(line.encode("utf-8")) if max(start, after) <= i < end else line
                 for i, line in enumerate(lines)
             ]
+            first, last = max(start, after), end
+            edited = tree.copy()  # the parser reads again only around the blanked rows
+            edited.edit(
+                offsets[first], offsets[last], offsets[last], (first, 0), (last, 0), (last, 0)
+            )
             try:
-                again = parse(parser, "\n".join(trial).encode("utf-8"))
+                again = parse(parser, "\n".join(trial).encode("utf-8"), old_tree=edited)
             except ValueError:  # too long: the readings so far stand
                 return (tree, units) if units else None
             unit = (max(start, after), end)
@@ -1712,24 +1721,3 @@ def _first_error_row(root: tree_sitter.Node, after: int) -> int | None:
         if (child.type == "ERROR" or child.is_missing) and child.start_point.row >= after:
             found = child.start_point.row
         node = child
-
-
-def _lost_its_way(root: tree_sitter.Node, line_count: int) -> bool:
-    """Whether the grammar lost its way, rather than skipped a construct it does not
-    know (most errors in C: a macro, a few lines read past): an error holds a good part
-    of the file, or a bracket had to be assumed (the rest of the file was taken into a
-    unit that never closed)."""
-    least = min(SWALLOW_LINES, max(3, line_count // 4))
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.is_missing and node.type in ("}", ")", "]", "end"):
-            return True
-        if node.type == "ERROR" and node.end_point.row - node.start_point.row + 1 >= least:
-            return True
-        stack.extend(c for c in node.children if c.has_error or c.is_missing)
-    return False
-
-
-#: An error this many lines long holds a good part of any file (``_lost_its_way``).
-SWALLOW_LINES = 50
