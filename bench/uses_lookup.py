@@ -163,6 +163,14 @@ NAMES: dict[str, Callable[[sqlite3.Connection], list[tuple[str, str, int]]]] = {
 }
 
 
+def _matcher(
+    matchers: dict[str, Callable[[str], bool]], name: str, rule: str, language: str
+) -> Callable[[str], bool]:
+    if language not in matchers:
+        matchers[language] = use_matcher(name, rule, 0, language)
+    return matchers[language]
+
+
 def _users(
     con: sqlite3.Connection, meta: MetaStore, name: str, path: str, line: int, kind: str
 ) -> list[Span]:
@@ -170,7 +178,7 @@ def _users(
     ``extend``, with the types that satisfy it by their methods: a Go interface's, a
     Python Protocol's)."""
     rule = {"tested": "call", "documented": "doc", "used": "mention"}.get(kind, kind)
-    matchers = {language: use_matcher(name, rule, 0, language) for language in GRAMMARS}
+    matchers: dict[str, Callable[[str], bool]] = {}
     rows = con.execute(
         "SELECT f.path, f.language, c.start_line, c.end_line, c.text FROM chunks c"
         " JOIN files f ON f.id = c.file_id WHERE instr(c.text, ?) > 0",
@@ -180,7 +188,7 @@ def _users(
         Span(where, start, end, category_of(where, language))
         for where, language, start, end, text in rows
         if not (where == path and start <= line <= end)
-        and matchers.get(language, matchers["python"])(use_text(text, rule))
+        and _matcher(matchers, name, rule, language)(use_text(text, rule))
     ]
     if kind == "extend":
         implementers = list(structural_implementers(meta, name))

@@ -215,3 +215,41 @@ def test_a_method_opening_its_body_is_no_call_in_javascript(
     it calls ``retry`` with a trailing lambda."""
     assert use_matcher("retry", "call", 0, "typescript")(code_lines(code)) is typescript
     assert use_matcher("retry", "call", 0, "kotlin")(code_lines(code)) is kotlin
+
+
+#: (language, code, whether it calls ``retry``): what strings say and comments after
+#: code are no call, what a string interpolates is.
+IN_LITERALS = [
+    ("python", 'raise ValueError("call retry() first")', False),
+    ("python", "log.info('retry() failed')", False),
+    ("python", 'msg = f"{retry(3)} attempts"', True),
+    ("kotlin", "server.close() // retry() is not enough", False),
+    ("kotlin", 'val s = "${retry()} done"', True),
+    ("swift", '@available(*, deprecated, renamed: "retry(_:)")', False),
+    ("swift", 'let s = "now \\(retry()) times"', True),
+    ("ruby", 'puts "#{retry(1)} done" # retry() again', True),
+    ("ruby", "puts 'retry() later' # retry() again", False),
+    ("rust", "let c = 'x'; retry(c)", True),
+    ("elixir", "@spec retry(t) :: t", False),
+]
+
+
+@pytest.mark.parametrize(("language", "code", "calls"), IN_LITERALS)
+def test_strings_and_comments_after_code_hold_no_call(
+    language: str, code: str, calls: bool
+) -> None:
+    assert use_matcher("retry", "call", 0, language)(code_lines(code)) is calls
+
+
+def test_a_swift_initialiser_is_declared_without_a_keyword() -> None:
+    matcher = use_matcher("init", "call", 0, "swift")
+    assert not matcher(code_lines("init(_ channel: Channel) {"))
+    assert matcher(code_lines("self.init(channel)"))
+    assert matcher(code_lines("let c = Client.init(channel)"))
+
+
+@pytest.mark.parametrize("language", ["yaml", "json", "markdown", "text"])
+def test_data_and_prose_call_nothing(language: str) -> None:
+    """``retry()`` in a YAML note or a README names the function: a mention, no call."""
+    assert not use_matcher("retry", "call", 0, language)(code_lines("- 'retry() on failure'"))
+    assert use_matcher("retry", "call", 0, "python")(code_lines("retry() # on failure"))

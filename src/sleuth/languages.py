@@ -125,6 +125,8 @@ GRAMMARS: dict[str, tuple[str, str]] = {
 }
 
 DOC_LANGUAGES = frozenset({"markdown", "rst", "text", "asciidoc"})
+#: Data and configuration formats: they hold values, not code.
+DATA_LANGUAGES = frozenset({"json", "yaml", "toml", "xml"})
 
 
 def language_for(path: str) -> str:

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..languages import DOC_LANGUAGES
+from ..languages import DATA_LANGUAGES, DOC_LANGUAGES
 from ..store.meta import ChunkRow, DefinitionSpan
 from ..tokens import bare_name, names_path, short_name, split_identifier
 from .classify import QueryPlan
@@ -39,8 +39,6 @@ _RELEASE_NOTES_FILE = re.compile(
 _RELEASE_NOTES_FOLDER = re.compile(
     r"(^|/)(change_?logs?(\.d)?|changes|release[-_]?notes|releases)/", re.I
 )
-#: Data and configuration formats: for a question in words, the code that reads them.
-_DATA_LANGUAGES = frozenset({"json", "yaml", "toml", "xml"})
 #: A question that asks for configuration or data, which such files answer.
 _ASKS_DATA = re.compile(
     r"\b(config\w*|settings?|workflows?|ci|pipelines?|ya?ml|json|toml|xml|manifests?"
@@ -353,7 +351,7 @@ def apply_priors(
             factor *= PRIORS["declarations"]
         if not asks_releases and _release_notes(row.path, category):
             factor *= PRIORS["release_notes"]
-        if not asks_data and row.language in _DATA_LANGUAGES:
+        if not asks_data and row.language in DATA_LANGUAGES:
             factor *= PRIORS["data_files"]
         place = _place_of(row.path)
         if place == "generated":

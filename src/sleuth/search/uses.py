@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from ..languages import DATA_LANGUAGES, DOC_LANGUAGES
 from ..tokens import last_part, owner_of
 from .rank import COMMENT_LINE, IMPORT_LINE
 
@@ -70,9 +71,14 @@ def use_matcher(
     answers."""
     word = re.escape(last_part(name))
     calls = kind in ("call", "use", "test")
+    if (calls or kind == "construct") and language in _NO_CODE:
+        return _never  # `withTRPC()` in a YAML note or a README names it, calls nothing
+    declared_with_body = language in _METHODS_OPEN_BLOCKS or (
+        language == "swift" and last_part(name) in _SWIFT_BARE_DECLARATIONS
+    )
     if kind == "construct" and language == "go":  # ``Config(x)`` converts
         asked = _constructs(word, flags, called=False)
-    elif calls and language in _METHODS_OPEN_BLOCKS:
+    elif calls and declared_with_body:
         asked = _calls(word, flags, methods_open_blocks=True)
     else:
         asked = _ASKED_USE[kind](word, flags)
@@ -81,7 +87,76 @@ def use_matcher(
         bare_call = bare(word, flags)
         bracketed = asked
         asked = lambda text: bracketed(text) or bare_call(text)  # noqa: E731
+    if calls or kind == "construct":
+        in_code = asked
+        asked = lambda text: in_code(without_literals(text, language))  # noqa: E731
     return _owned(name, word, flags, asked)
+
+
+#: Languages that hold no code: what looks like a call there is a mention.
+_NO_CODE = DOC_LANGUAGES | DATA_LANGUAGES
+
+
+def _never(_text: str) -> bool:
+    return False
+
+
+#: Swift declarations written without a keyword before their name: ``init(x: Int) {``.
+_SWIFT_BARE_DECLARATIONS = frozenset({"init", "subscript"})
+
+
+def without_literals(text: str, language: str) -> str:
+    """``text`` with what its strings say and its trailing comments blanked: a call is
+    not one in ``"call close() first"``, ``@available(renamed: "leave(_:)")`` or ``//
+    tearDown() is not enough``. What a string interpolates stays (``f"{size(n)}"``,
+    ``"${total()}"``); so do single-quoted strings where single quotes are characters or
+    a name's prime (C, Rust, Haskell), and Elixir's type attributes go (``@spec``)."""
+    quoted = _QUOTED_BOTH if language in _SINGLE_QUOTED_STRINGS else _QUOTED_DOUBLE
+    text = quoted.sub(_blank_outside_interpolation, text)
+    comment = _TRAILING_COMMENT.get(language, _SLASH_COMMENT)
+    text = comment.sub("", text)
+    if language == "elixir":
+        text = _ELIXIR_TYPE_ATTRIBUTE.sub("", text)
+    return text
+
+
+def _blank_outside_interpolation(match: re.Match[str]) -> str:
+    literal = match.group(0)
+    # a Python f-string interpolates every brace; other strings after ``$``, ``#``, ``\``
+    formatted = match.string[max(0, match.start() - 2) : match.start()].lower().endswith("f")
+    out, depth = [], 0
+    for position, char in enumerate(literal):
+        opener = literal[position - 1 : position] in ("$", "#", "\\") or (formatted and char == "{")
+        if char in "{(" and (depth or opener):
+            depth += 1
+        elif char in "})" and depth:
+            depth -= 1
+            out.append(char)
+            continue
+        out.append(char if depth or position in (0, len(literal) - 1) else " ")
+    return "".join(out)
+
+
+#: Languages whose single quotes delimit strings, not characters.
+_SINGLE_QUOTED_STRINGS = frozenset(
+    {"python", "javascript", "typescript", "tsx", "ruby", "php", "lua", "bash", "elixir"}
+)
+_QUOTED_DOUBLE = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_QUOTED_BOTH = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
+#: A comment after code on a line: ``//`` in most languages, ``#`` or ``--`` in others.
+_SLASH_COMMENT = re.compile(r"//[^\n]*")
+_TRAILING_COMMENT = {
+    "python": re.compile(r"#[^\n]*"),
+    "ruby": re.compile(r"#(?!\{)[^\n]*"),
+    "elixir": re.compile(r"#(?!\{)[^\n]*"),
+    "bash": re.compile(r"(?<=\s)#[^\n]*"),
+    "lua": re.compile(r"--[^\n]*"),
+    "haskell": re.compile(r"(?<![!#$%&*+./<=>?@\\^|~:-])--(?![!#$%&*+./<=>?@\\^|~:])[^\n]*"),
+}
+#: Elixir's type declarations, whose calls are type names (``@spec retry(t) :: t``).
+_ELIXIR_TYPE_ATTRIBUTE = re.compile(
+    r"(?m)^\s*@(?:spec|callback|macrocallback|type|typep|opaque)\b[^\n]*"
+)
 
 
 def _owned(name: str, word: str, flags: int, asked: Callable[[str], bool]) -> Callable[[str], bool]:
