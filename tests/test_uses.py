@@ -253,3 +253,32 @@ def test_data_and_prose_call_nothing(language: str) -> None:
     """``retry()`` in a YAML note or a README names the function: a mention, no call."""
     assert not use_matcher("retry", "call", 0, language)(code_lines("- 'retry() on failure'"))
     assert use_matcher("retry", "call", 0, "python")(code_lines("retry() # on failure"))
+
+
+#: (language, code, whether it calls ``retry``): declarations with nothing before the
+#: name, or with a path that says where the definition goes.
+BARE_DECLARATIONS = [
+    ("go", "func (c *Client) retry(n int) (int, error) {", False),
+    ("go", "\tretry(n int) error", False),  # an interface's method
+    ("go", "\tretry(ctx)", True),
+    ("go", "if err := retry(x); err != nil {", True),
+    ("cpp", "~retry() override { std::fclose(fp_); }", False),
+    ("cpp", "x = ~retry(3);", True),
+    ("cpp", "retry() : count(0) {}", False),  # a constructor's initializer list
+    ("c", "retry(int n)\n{\n  return 0;\n}", False),  # the type on the line above
+    ("c", "retry(n);", True),
+    ("java", "retry(int a) {", False),  # a constructor without a modifier
+    ("ruby", "def object.retry(*) fail 'no' end", False),
+    ("bash", "retry() {", False),
+    (
+        "java",
+        "/**\n * see {@link #retry(String)}, which\n also {@link #retry()}\n */\nint x;",
+        False,
+    ),
+    ("kotlin", "retry(x) {", True),  # a trailing lambda
+]
+
+
+@pytest.mark.parametrize(("language", "code", "calls"), BARE_DECLARATIONS)
+def test_declarations_without_a_word_before_the_name(language: str, code: str, calls: bool) -> None:
+    assert use_matcher("retry", "call", 0, language)(code_lines(code)) is calls

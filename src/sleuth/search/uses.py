@@ -73,13 +73,13 @@ def use_matcher(
     calls = kind in ("call", "use", "test")
     if (calls or kind == "construct") and language in _NO_CODE:
         return _never  # `withTRPC()` in a YAML note or a README names it, calls nothing
-    declared_with_body = language in _METHODS_OPEN_BLOCKS or (
-        language == "swift" and last_part(name) in _SWIFT_BARE_DECLARATIONS
-    )
+    declared_bare = _BARE_DECLARATIONS.get(language)
+    if language == "swift" and last_part(name) not in _SWIFT_BARE_DECLARATIONS:
+        declared_bare = None  # ``retry(x) {`` passes a trailing closure
     if kind == "construct" and language == "go":  # ``Config(x)`` converts
         asked = _constructs(word, flags, called=False)
-    elif calls and declared_with_body:
-        asked = _calls(word, flags, methods_open_blocks=True)
+    elif calls and declared_bare is not None:
+        asked = _calls(word, flags, declared_bare, "$-" if language == "bash" else "$")
     else:
         asked = _ASKED_USE[kind](word, flags)
     bare = _BARE_CALLS.get(language) if calls else None
@@ -174,15 +174,23 @@ def _owned(name: str, word: str, flags: int, asked: Callable[[str], bool]) -> Ca
     return lambda text: asked(text) and owned.search(text) is not None
 
 
-def _calls(word: str, flags: int, methods_open_blocks: bool = False) -> Callable[[str], bool]:
+def _calls(
+    word: str,
+    flags: int,
+    declared_bare: Callable[[str, int], bool] | None = None,
+    name_marks: str = "$",
+) -> Callable[[str], bool]:
     """``name(`` where it is called, not where it is declared: ``void retry(int n);`` in
     a C++ class or a Java interface, ``def retry(``, ``fn retry(``, ``std::vector<T>
     retry(`` have a type or keyword before the name; a call has none (``retry(x)``,
-    ``x = retry(``, ``obj.retry(``, ``return retry(``, ``await retry(``). With
-    ``methods_open_blocks`` (JavaScript, TypeScript), a line that opens with the name
-    and ends in ``{`` is a method's definition (``retry(n: number): void {``), where in
-    Kotlin or Swift it is a call with a trailing lambda."""
-    call = re.compile(rf"(?<![\w$]){word}\s*\(", flags)
+    ``x = retry(``, ``obj.retry(``, ``return retry(``, ``await retry(``). Where a
+    language declares some names with nothing before them (a JavaScript method
+    ``retry(n: number): void {``, a shell function ``retry() {``, a Java constructor,
+    a Go interface's ``Retry(n int) error``), ``declared_bare`` tells such a line by
+    what follows the parameters; in Kotlin or Swift ``retry(x) {`` is a call with a
+    trailing lambda. ``name_marks``: what besides letters and digits a name may hold
+    (a shell function's ``-``: ``npm-enable-proxy(`` is no call of ``enable-proxy``)."""
+    call = re.compile(rf"(?<![\w{re.escape(name_marks)}]){word}\s*\(", flags)
 
     def calls(text: str) -> bool:
         for found in call.finditer(text):
@@ -190,7 +198,8 @@ def _calls(word: str, flags: int, methods_open_blocks: bool = False) -> Callable
             before = text[line_start : found.start()]
             if _declares(before):
                 continue
-            if methods_open_blocks and not before.strip() and _opens_body(text, found.end()):
+            bare = declared_bare is not None and not before.strip()
+            if bare and declared_bare(text, found.end()):
                 continue
             return True
         return False
@@ -204,11 +213,37 @@ _PARAMETERS_REACH = 2000
 
 def _opens_body(text: str, start: int) -> bool:
     """Whether the text after ``name(`` (at ``start``) closes the parameters and opens a
-    body on the line where they close: ``x, y) {``, ``n: number): Promise<void> {``, or
-    parameters one to a line; not ``3).then(() => {``."""
+    body: ``x, y) {``, ``n: number): Promise<void> {``, parameters one to a line, a
+    C++ constructor's ``) : count(0) {`` or ``) const override {``, or the brace on the
+    next line (C, C#); not ``3).then(() => {``."""
     params, after = bracketed(text[start : start + _PARAMETERS_REACH])
-    after = after.split("\n", 1)[0]
-    return params is not None and re.fullmatch(r"\s*(?::[^(){}=]+)?\{\s*", after) is not None
+    if params is None:
+        return False
+    line, _, rest = after.partition("\n")
+    if _BODY_AFTER.fullmatch(line):
+        return True
+    return _QUALIFIERS.fullmatch(line) is not None and rest.lstrip().startswith("{")
+
+
+def _go_method_spec(text: str, start: int) -> bool:
+    """A Go interface's method, ``Retry(n int) error`` or ``Close()`` followed only by
+    its results: a call at a line's start is followed by nothing, an operator or more
+    of an expression, not by a type."""
+    params, after = bracketed(text[start : start + _PARAMETERS_REACH])
+    line = after.partition("\n")[0]
+    return params is not None and _GO_RESULTS.fullmatch(line) is not None
+
+
+#: After a declaration's parameters: qualifiers, a return type or initializer list
+#: after ``:``, and the body's brace.
+_BODY_AFTER = re.compile(
+    r"\s*(?:(?:const|override|final|noexcept|mutable|volatile|throws\s+[\w.,\s]+)\b\s*)*"
+    r"(?::[^;{}]*?)?\{.*"
+)
+_QUALIFIERS = re.compile(r"\s*(?:(?:const|override|final|noexcept)\b\s*)*")
+#: A Go method's results: a type (``error``, ``*Node``, ``[]byte``, ``map[K]V``) or a list
+#: in brackets, and nothing more.
+_GO_RESULTS = re.compile(r"\s+(?:[\w.*\[\]]+|\([^()]*\))\s*")
 
 
 def bracketed(text: str) -> tuple[str | None, str]:
@@ -225,8 +260,17 @@ def bracketed(text: str) -> tuple[str | None, str]:
     return None, ""
 
 
-#: Languages whose methods are written ``name(..) {`` with nothing before the name.
-_METHODS_OPEN_BLOCKS = frozenset({"javascript", "typescript", "tsx"})
+#: Languages that declare some names with nothing before them, and how such a line
+#: is told from a call (by what follows its parameters): JavaScript methods, shell
+#: functions, constructors (Java, C#, C++), functions whose type is on the line above
+#: (C), Swift's ``init``, a Go interface's methods.
+_BARE_DECLARATIONS: dict[str, Callable[[str, int], bool]] = {
+    **dict.fromkeys(
+        ("javascript", "typescript", "tsx", "bash", "java", "csharp", "c", "cpp", "swift"),
+        _opens_body,
+    ),
+    "go": _go_method_spec,
+}
 
 
 #: Words after which ``name(`` is still a call: statements and operators spelled as
@@ -242,9 +286,12 @@ _CALL_KEYWORDS = frozenset(
 #: The word just before a name, with a pointer, reference or template mark after it
 #: (``int``, ``char*``, ``vector<int>``, ``fn``).
 _WORD_BEFORE = re.compile(r"([\w$]+)[*&>\]?]*$")
-#: Lua's ``function M.retry(`` / ``local function M:retry(``: the table's path names
-#: where the function is put, not what is called.
-_LUA_FUNCTION = re.compile(r"\s*(?:local\s+)?function\s+[\w.:]*[.:]$")
+#: What before a name's path makes it a declaration: Lua's ``function M.retry(`` (the
+#: table's path names where the function is put), Ruby's ``def object.retry(``, a Go
+#: method's receiver ``func (c *Client) Retry(``, C++'s destructor ``~Client(``.
+_DECLARING_PATH = re.compile(
+    r"\s*(?:(?:local\s+)?function\s+[\w.:]*[.:]|def\s+[\w.]*\.|func\s*\([^()]*\)\s*|(?:.*::)?~)$"
+)
 #: A ``Type::`` path just before a name (``int Foo::retry(``).
 _PATH_BEFORE = re.compile(r"(?:[\w$]+(?:<[^<>\n]*>)?::)+$")
 
@@ -254,7 +301,7 @@ def _declares(before: str) -> bool:
     return type, a modifier or a keyword such as ``def`` stands just before it. After
     ``.``, ``->``, an operator, a bracket or nothing, it is a call."""
     before = before.rstrip()
-    if _LUA_FUNCTION.match(before):
+    if _DECLARING_PATH.match(before):
         return True
     if before.endswith((".", "->")):
         return False
@@ -267,8 +314,9 @@ def _ruby_calls(word: str, flags: int) -> Callable[[str], bool]:
     """Ruby's and Elixir's calls without brackets: ``retry job``, ``client.retry``,
     ``Jobs.retry job``, ``|> retry``; not a symbol or atom (``:retry``), an instance
     variable or module attribute (``@retry``), a keyword (``retry: 3``), an assignment
-    to a variable so named, nor the line defining it (``def retry``, ``defp retry``)."""
-    defines = re.compile(rf"^\s*(?:def\w*|defdelegate)\s+(?:self\.)?{word}(?![\w$?!])", flags)
+    to a variable so named, nor the line defining it (``def retry``, ``defp retry``,
+    ``def object.retry``)."""
+    defines = re.compile(rf"^\s*(?:def\w*|defdelegate)\s+(?:\w+\.)?{word}(?![\w$?!])", flags)
     called = re.compile(
         rf"(?<![\w$@:&]){word}(?![\w$?!])(?!:[^:])(?!\s*(?:\|\||&&|[-+*/])?=[^=~>])", flags
     )
@@ -509,11 +557,13 @@ def _import_lines(text: str) -> list[str]:
 
 #: A triple-quoted string: a docstring (Python, Elixir's ``@doc``), or a multi-line string
 #: (Kotlin, Swift, Java's text blocks), whose example calls are no calls.
+#: A block comment opening a line (Javadoc's lines need not start with ``*``).
+_BLOCK_COMMENT = re.compile(r"(?m)^[ \t]*/\*[\s\S]*?\*/")
 _TRIPLE_QUOTED = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')
 
 
 def code_lines(text: str) -> str:
-    """The text without its comment lines and triple-quoted strings: a comment or a
-    docstring that names a function is no use of it."""
-    text = _TRIPLE_QUOTED.sub("", text)
+    """The text without its comment lines, block comments and triple-quoted strings: a
+    comment or a docstring that names a function is no use of it."""
+    text = _BLOCK_COMMENT.sub("", _TRIPLE_QUOTED.sub("", text))
     return "\n".join(line for line in text.split("\n") if not COMMENT_LINE.match(line))
