@@ -276,6 +276,9 @@ BARE_DECLARATIONS = [
         False,
     ),
     ("kotlin", "retry(x) {", True),  # a trailing lambda
+    ("cpp", "Store::retry(int n) const {", False),  # defined outside its class
+    ("cpp", "auto n = Store::retry(3);", True),
+    ("elixir", "    retry =\n      compute()", False),  # a variable, assigned below
 ]
 
 

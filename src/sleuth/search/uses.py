@@ -198,7 +198,8 @@ def _calls(
             before = text[line_start : found.start()]
             if _declares(before):
                 continue
-            bare = declared_bare is not None and not before.strip()
+            # nothing but a path before it: ``Compaction::~Compaction() {``
+            bare = declared_bare is not None and not _PATH_BEFORE.sub("", before).strip()
             if bare and declared_bare(text, found.end()):
                 continue
             return True
@@ -318,7 +319,8 @@ def _ruby_calls(word: str, flags: int) -> Callable[[str], bool]:
     ``def object.retry``)."""
     defines = re.compile(rf"^\s*(?:def\w*|defdelegate)\s+(?:\w+\.)?{word}(?![\w$?!])", flags)
     called = re.compile(
-        rf"(?<![\w$@:&]){word}(?![\w$?!])(?!:[^:])(?!\s*(?:\|\||&&|[-+*/])?=[^=~>])", flags
+        rf"(?<![\w$@:&]){word}(?![\w$?!])(?!:[^:])(?!\s*(?:\|\||&&|[-+*/])?=(?:[^=~>]|$))",
+        flags,
     )
     return _on_lines(lambda line: not defines.match(line) and not IMPORT_LINE.match(line), called)
 
