@@ -285,3 +285,30 @@ BARE_DECLARATIONS = [
 @pytest.mark.parametrize(("language", "code", "calls"), BARE_DECLARATIONS)
 def test_declarations_without_a_word_before_the_name(language: str, code: str, calls: bool) -> None:
     assert use_matcher("retry", "call", 0, language)(code_lines(code)) is calls
+
+
+#: (use kind, language, code, whether it is that use of ``Config``).
+MADE_OR_DERIVED = [
+    ("construct", "kotlin", "fun build(): Config {", False),  # a return type
+    ("construct", "kotlin", "inline fun <T> Config.withLock(action: () -> T): T {", False),
+    ("construct", "java", "public Config() {", False),  # a constructor's declaration
+    ("construct", "csharp", "static Config()", False),
+    ("construct", "java", "private final Config c = new Config(a);", True),
+    ("construct", "csharp", "x.Add(new Config.Identity(a));", False),  # an inner type's
+    ("construct", "rust", "inner: Config { a: 1 },", True),
+    ("extend", "kotlin", "data class Tls(\n  val provider: Config,\n) : Base {", False),
+    ("extend", "kotlin", "class Request(private val e: Editor) : Config {", True),
+    ("extend", "csharp", "public class FirebirdTests : TestBase<Config>", False),
+    ("extend", "python", "class Proxy(Mixin[Config], Flask): ...", False),
+    ("extend", "python", "class Proxy(Config[Flask], Flask): ...", True),
+    ("extend", "python", "class Foo(Config, metaclass=ABCMeta):", True),
+]
+
+
+@pytest.mark.parametrize(("kind", "language", "code", "is_use"), MADE_OR_DERIVED)
+def test_what_makes_or_derives_from_a_type(
+    kind: str, language: str, code: str, is_use: bool
+) -> None:
+    """A return type, a constructor's own declaration or an inner type's construction
+    makes no value of the type; a type argument or a constructor's parameter is no base."""
+    assert use_matcher("Config", kind, 0, language)(code_lines(code)) is is_use

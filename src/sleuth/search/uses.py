@@ -466,8 +466,29 @@ def _head_derives(keyword: str, head: str, name: re.Pattern[str]) -> bool:
         return first is not None and name.fullmatch(first.group(1).rsplit(".", 1)[-1]) is not None
     declared = _DECLARED.match(head)
     rest = head[declared.end() :] if declared else head
+    # a primary constructor's typed parameters (Kotlin's ``(val provider: Provider)``)
+    # are no base; Python's bases in brackets have no ``:``
+    rest = re.sub(r"^\s*(?:\w+\s+)*\((?=[^()]*:)[^()]*\)", "", rest)
     marker = _DERIVES_FROM.search(rest)
-    return marker is not None and name.search(rest, marker.start()) is not None
+    return (
+        marker is not None
+        and name.search(_without_type_arguments(rest), marker.start()) is not None
+    )
+
+
+def _without_type_arguments(text: str) -> str:
+    """``text`` with what its type arguments name blanked, same length: a class deriving
+    from ``TestBase<FirebirdProvider>`` or ``Mixin[Flask]`` does not derive from those."""
+    previous = None
+    while previous != text:
+        previous = text
+        text = re.sub(r"(?<=[\w$])\s*(<[^<>\[\]]*>|\[[^\[\]<>]*\])", _blank_brackets, text)
+    return text
+
+
+def _blank_brackets(match: re.Match[str]) -> str:
+    inner = match.group(0)
+    return inner[0] + " " * (len(inner) - 2) + inner[-1] if len(inner) > 1 else inner
 
 
 def _catches(word: str, flags: int) -> Callable[[str], bool]:
@@ -493,11 +514,12 @@ def _constructs(word: str, flags: int, called: bool = True) -> Callable[[str], b
     (Go, Rust), Rust's ``X::new(`` and other constructors (``X::default()``,
     ``X::with_capacity(``), ``X.new`` (Ruby), ``X.of(`` / ``X.builder(``, Elixir's
     ``%X{``, C++'s ``make_unique<X>(``. Not a declaration (``struct X {``, ``class X(``,
-    ``impl X {``, ``def X(``). Without ``called``, ``X(`` is none (Go's conversion)."""
+    ``impl X {``, ``def X(``, ``fun make(): X {``, ``public X(..) {``). Without
+    ``called``, ``X(`` is none (Go's conversion)."""
     qualified = r"(?:[\w$]+(?:\.|::))*"
     generic = r"(?:\s*<[^<>()\n]*(?:<[^<>()\n]*>[^<>()\n]*)*>|\[[^\[\]\n]*\])?"
     made = re.compile(
-        rf"\bnew\s+{qualified}{word}(?![\w$])"
+        rf"\bnew\s+{qualified}{word}(?![\w$]|\s*(?:\.|::)\s*[A-Z])"
         + (rf"|(?<![\w$.:]){qualified}{word}{generic}\s*\(" if called else "")
         + rf"|(?:[=(,:&\[{{]|\breturn|=>|\?)\s*{qualified}{word}{generic}\s*\{{"
         rf"|%{qualified}{word}\s*\{{"
@@ -507,9 +529,12 @@ def _constructs(word: str, flags: int, called: bool = True) -> Callable[[str], b
         flags,
     )
     declared = re.compile(
-        rf"\b(?:class|struct|interface|trait|enum|impl|type|record|object|def|fn|func"
+        rf"\b(?:class|struct|interface|trait|enum|impl|type|record|object|def|fn|func|fun"
         rf"|function|protocol|extension|union|module|defmodule|instance)\b[^\n;=]*?"
-        rf"(?<![\w$]){word}(?![\w$])",
+        rf"(?<![\w$]){word}(?![\w$])"
+        # a constructor's declaration: ``public Config(..) {``, ``explicit Config(int);``
+        rf"|^\s*(?:(?:public|private|protected|internal|static|explicit|inline)\s+)+"
+        rf"{word}\s*\(",
         flags,
     )
     return lambda text: any(
