@@ -296,6 +296,13 @@ MADE_OR_DERIVED = [
     ("construct", "java", "private final Config c = new Config(a);", True),
     ("construct", "csharp", "x.Add(new Config.Identity(a));", False),  # an inner type's
     ("construct", "rust", "inner: Config { a: 1 },", True),
+    ("construct", "java", "Config(String value) {", False),  # without a modifier
+    ("construct", "kotlin", "Config(a) { it.x = 1 }", True),  # a trailing lambda
+    ("construct", "scala", "case Config(f) => loop(f)", False),  # a pattern
+    ("construct", "swift", "var address: Config { storage.address }", False),
+    ("extend", "swift", "var interface: Config<Addr>? = nil", False),
+    ("extend", "scala", "trait C[S[_]] extends Comonad[Config[S, *]] {", False),
+    ("extend", "kotlin", "class R internal constructor(\n  val a: Address,\n) : Config {", True),
     ("extend", "kotlin", "data class Tls(\n  val provider: Config,\n) : Base {", False),
     ("extend", "kotlin", "class Request(private val e: Editor) : Config {", True),
     ("extend", "csharp", "public class FirebirdTests : TestBase<Config>", False),

@@ -78,6 +78,8 @@ def use_matcher(
         declared_bare = None  # ``retry(x) {`` passes a trailing closure
     if kind == "construct" and language == "go":  # ``Config(x)`` converts
         asked = _constructs(word, flags, called=False)
+    elif kind == "construct" and language in _BARE_CONSTRUCTORS:
+        asked = _constructs(word, flags, bare_constructors=True)
     elif calls and declared_bare is not None:
         asked = _calls(word, flags, declared_bare, "$-" if language == "bash" else "$")
     else:
@@ -101,6 +103,8 @@ def _never(_text: str) -> bool:
     return False
 
 
+#: Languages whose constructors may be declared with nothing before their name.
+_BARE_CONSTRUCTORS = frozenset({"java", "csharp", "cpp", "javascript", "typescript", "tsx"})
 #: Swift declarations written without a keyword before their name: ``init(x: Int) {``.
 _SWIFT_BARE_DECLARATIONS = frozenset({"init", "subscript"})
 
@@ -122,6 +126,8 @@ def without_literals(text: str, language: str) -> str:
 
 def _blank_outside_interpolation(match: re.Match[str]) -> str:
     literal = match.group(0)
+    if "{" not in literal and "(" not in literal:
+        return literal[0] + " " * (len(literal) - 2) + literal[-1]
     # a Python f-string interpolates every brace; other strings after ``$``, ``#``, ``\``
     formatted = match.string[max(0, match.start() - 2) : match.start()].lower().endswith("f")
     out, depth = [], 0
@@ -291,7 +297,7 @@ _WORD_BEFORE = re.compile(r"([\w$]+)[*&>\]?]*$")
 #: table's path names where the function is put), Ruby's ``def object.retry(``, a Go
 #: method's receiver ``func (c *Client) Retry(``, C++'s destructor ``~Client(``.
 _DECLARING_PATH = re.compile(
-    r"\s*(?:(?:local\s+)?function\s+[\w.:]*[.:]|def\s+[\w.]*\.|func\s*\([^()]*\)\s*|(?:.*::)?~)$"
+    r"\s*(?:(?:local\s+)?function\s+[\w.:]*[.:]|def\s+[\w.]*\.|func\s*\([^()]*\)\s*|(?:[\w$<>]*::)?~)$"
 )
 #: A ``Type::`` path just before a name (``int Foo::retry(``).
 _PATH_BEFORE = re.compile(r"(?:[\w$]+(?:<[^<>\n]*>)?::)+$")
@@ -404,7 +410,7 @@ def _assigns(word: str, flags: int) -> Callable[[str], bool]:
 _TYPE_START = re.compile(
     r"(?m)^[ \t]*(?:[@\w.]+(?:\([^()\n]*\))?[ \t]+)*?"
     r"(class|struct|interface|trait|object|record|enum|extension|protocol|actor|impl"
-    r"|instance|defimpl)\b"
+    r"|instance|defimpl)\b(?![ \t]*[:=.])"  # not a variable so named (``var interface:``)
 )
 #: A line that goes on with the head above it (``extends Base``, ``: Base``, ``, Other``).
 _HEAD_GOES_ON = re.compile(r"[ \t]*(?:extends|implements|with|:|,|<)")
@@ -466,14 +472,26 @@ def _head_derives(keyword: str, head: str, name: re.Pattern[str]) -> bool:
         return first is not None and name.fullmatch(first.group(1).rsplit(".", 1)[-1]) is not None
     declared = _DECLARED.match(head)
     rest = head[declared.end() :] if declared else head
-    # a primary constructor's typed parameters (Kotlin's ``(val provider: Provider)``)
-    # are no base; Python's bases in brackets have no ``:``
-    rest = re.sub(r"^\s*(?:\w+\s+)*\((?=[^()]*:)[^()]*\)", "", rest)
+    rest = _without_typed_parameters(rest)
     marker = _DERIVES_FROM.search(rest)
     return (
         marker is not None
         and name.search(_without_type_arguments(rest), marker.start()) is not None
     )
+
+
+def _without_typed_parameters(rest: str) -> str:
+    """A head's rest without a primary constructor's parameters, which name types but
+    derive from none (Kotlin's ``internal constructor(val provider: Provider) : Base``);
+    Python's bases in brackets hold no ``:``. Parameters that do not close within the
+    head are dropped with all after them."""
+    opened = re.match(r"\s*(?:[\w@]+\s+)*(?:[\w@]+\s*)?\(", rest)
+    if opened is None:
+        return rest
+    inside, after = bracketed(rest[opened.end() :])
+    if inside is None:
+        return rest[: opened.start()] if ":" in rest[opened.end() :] else rest
+    return after if ":" in inside else rest
 
 
 def _without_type_arguments(text: str) -> str:
@@ -487,8 +505,7 @@ def _without_type_arguments(text: str) -> str:
 
 
 def _blank_brackets(match: re.Match[str]) -> str:
-    inner = match.group(0)
-    return inner[0] + " " * (len(inner) - 2) + inner[-1] if len(inner) > 1 else inner
+    return " " * len(match.group(0))
 
 
 def _catches(word: str, flags: int) -> Callable[[str], bool]:
@@ -508,14 +525,18 @@ def _catches(word: str, flags: int) -> Callable[[str], bool]:
     return lambda text: caught.search(text) is not None
 
 
-def _constructs(word: str, flags: int, called: bool = True) -> Callable[[str], bool]:
+def _constructs(
+    word: str, flags: int, called: bool = True, bare_constructors: bool = False
+) -> Callable[[str], bool]:
     """Code that makes a value of the type: ``new X(`` and ``new X {`` (Java, C#, JS,
     PHP, C++), ``X(`` (Python, Kotlin, Swift, Scala), a literal ``X{..}`` or ``&X{``
     (Go, Rust), Rust's ``X::new(`` and other constructors (``X::default()``,
     ``X::with_capacity(``), ``X.new`` (Ruby), ``X.of(`` / ``X.builder(``, Elixir's
     ``%X{``, C++'s ``make_unique<X>(``. Not a declaration (``struct X {``, ``class X(``,
     ``impl X {``, ``def X(``, ``fun make(): X {``, ``public X(..) {``). Without
-    ``called``, ``X(`` is none (Go's conversion)."""
+    ``called``, ``X(`` is none (Go's conversion). With ``bare_constructors`` (Java, C#,
+    C++, JavaScript), ``X(..) {`` at a line's start is a constructor's declaration
+    without a modifier (Kotlin's ``X(a) { .. }`` passes a trailing lambda)."""
     qualified = r"(?:[\w$]+(?:\.|::))*"
     generic = r"(?:\s*<[^<>()\n]*(?:<[^<>()\n]*>[^<>()\n]*)*>|\[[^\[\]\n]*\])?"
     made = re.compile(
@@ -530,11 +551,14 @@ def _constructs(word: str, flags: int, called: bool = True) -> Callable[[str], b
     )
     declared = re.compile(
         rf"\b(?:class|struct|interface|trait|enum|impl|type|record|object|def|fn|func|fun"
-        rf"|function|protocol|extension|union|module|defmodule|instance)\b[^\n;=]*?"
-        rf"(?<![\w$]){word}(?![\w$])"
+        rf"|function|protocol|extension|union|module|defmodule|instance|var|val|let)\b"
+        rf"[^\n;=]*?(?<![\w$]){word}(?![\w$])"
         # a constructor's declaration: ``public Config(..) {``, ``explicit Config(int);``
         rf"|^\s*(?:(?:public|private|protected|internal|static|explicit|inline)\s+)+"
-        rf"{word}\s*\(",
+        rf"{word}\s*\("
+        # a pattern that takes one apart: ``case Deferred(f) =>``
+        rf"|^\s*case\s+(?:[\w$]+(?:\.|::))*{word}\s*[({{]"
+        + (rf"|^\s*{word}\s*\([^()]*\)\s*(?:throws\s+[\w.,\s]+)?\{{" if bare_constructors else ""),
         flags,
     )
     return lambda text: any(
