@@ -41,6 +41,15 @@ DERIVING = [
     ("final class Ops[F[_]: Base, A](fa: F[A]) {", False),
     ("class Box[T: Base](Other):\n    pass", False),
     ("class Chain : Base.Inner {", False),
+    ("var interface: Base<Addr>? = nil", False),  # a variable so named
+    ("trait C[S[_]] extends Comonad[Base[S, *]] {", False),  # a type argument
+    ("public class FirebirdTests : TestBase<Base>", False),
+    ("class Proxy(Mixin[Base], Flask): ...", False),
+    ("class Proxy(Base[Flask], Flask): ...", True),
+    ("class Foo(Base, metaclass=ABCMeta):", True),
+    ("data class Tls(\n  val provider: Base,\n) : Other {", False),  # a parameter
+    ("class R internal constructor(\n  val a: Address,\n) : Base {", True),
+    ("class Request(private val e: Editor) : Base {", True),
 ]
 
 
@@ -158,6 +167,17 @@ CONSTRUCTING = [
     ("python", "Config.load(path)", False),
     ("kotlin", "data class Config(val a: Int)", False),
     ("rust", "pub fn new() -> Config {", False),
+    ("kotlin", "fun build(): Config {", False),  # a return type
+    ("kotlin", "inline fun <T> Config.withLock(action: () -> T): T {", False),
+    ("java", "public Config() {", False),  # a constructor's own declaration
+    ("java", "Config(String value) {", False),  # ... without a modifier
+    ("csharp", "static Config()", False),
+    ("java", "private final Config c = new Config(a);", True),
+    ("csharp", "x.Add(new Config.Identity(a));", False),  # an inner type's
+    ("rust", "inner: Config { a: 1 },", True),
+    ("kotlin", "Config(a) { it.x = 1 }", True),  # a trailing lambda
+    ("scala", "case Config(f) => loop(f)", False),  # a pattern
+    ("swift", "var address: Config { storage.address }", False),  # a property's type
 ]
 
 
@@ -234,13 +254,6 @@ IN_LITERALS = [
 ]
 
 
-@pytest.mark.parametrize(("language", "code", "calls"), IN_LITERALS)
-def test_strings_and_comments_after_code_hold_no_call(
-    language: str, code: str, calls: bool
-) -> None:
-    assert use_matcher("retry", "call", 0, language)(code_lines(code)) is calls
-
-
 def test_a_swift_initialiser_is_declared_without_a_keyword() -> None:
     matcher = use_matcher("init", "call", 0, "swift")
     assert not matcher(code_lines("init(_ channel: Channel) {"))
@@ -282,40 +295,8 @@ BARE_DECLARATIONS = [
 ]
 
 
-@pytest.mark.parametrize(("language", "code", "calls"), BARE_DECLARATIONS)
-def test_declarations_without_a_word_before_the_name(language: str, code: str, calls: bool) -> None:
-    assert use_matcher("retry", "call", 0, language)(code_lines(code)) is calls
-
-
-#: (use kind, language, code, whether it is that use of ``Config``).
-MADE_OR_DERIVED = [
-    ("construct", "kotlin", "fun build(): Config {", False),  # a return type
-    ("construct", "kotlin", "inline fun <T> Config.withLock(action: () -> T): T {", False),
-    ("construct", "java", "public Config() {", False),  # a constructor's declaration
-    ("construct", "csharp", "static Config()", False),
-    ("construct", "java", "private final Config c = new Config(a);", True),
-    ("construct", "csharp", "x.Add(new Config.Identity(a));", False),  # an inner type's
-    ("construct", "rust", "inner: Config { a: 1 },", True),
-    ("construct", "java", "Config(String value) {", False),  # without a modifier
-    ("construct", "kotlin", "Config(a) { it.x = 1 }", True),  # a trailing lambda
-    ("construct", "scala", "case Config(f) => loop(f)", False),  # a pattern
-    ("construct", "swift", "var address: Config { storage.address }", False),
-    ("extend", "swift", "var interface: Config<Addr>? = nil", False),
-    ("extend", "scala", "trait C[S[_]] extends Comonad[Config[S, *]] {", False),
-    ("extend", "kotlin", "class R internal constructor(\n  val a: Address,\n) : Config {", True),
-    ("extend", "kotlin", "data class Tls(\n  val provider: Config,\n) : Base {", False),
-    ("extend", "kotlin", "class Request(private val e: Editor) : Config {", True),
-    ("extend", "csharp", "public class FirebirdTests : TestBase<Config>", False),
-    ("extend", "python", "class Proxy(Mixin[Config], Flask): ...", False),
-    ("extend", "python", "class Proxy(Config[Flask], Flask): ...", True),
-    ("extend", "python", "class Foo(Config, metaclass=ABCMeta):", True),
-]
-
-
-@pytest.mark.parametrize(("kind", "language", "code", "is_use"), MADE_OR_DERIVED)
-def test_what_makes_or_derives_from_a_type(
-    kind: str, language: str, code: str, is_use: bool
+@pytest.mark.parametrize(("language", "code", "calls"), IN_LITERALS + BARE_DECLARATIONS)
+def test_a_call_is_told_from_what_strings_say_and_from_declarations(
+    language: str, code: str, calls: bool
 ) -> None:
-    """A return type, a constructor's own declaration or an inner type's construction
-    makes no value of the type; a type argument or a constructor's parameter is no base."""
-    assert use_matcher("Config", kind, 0, language)(code_lines(code)) is is_use
+    assert use_matcher("retry", "call", 0, language)(code_lines(code)) is calls
