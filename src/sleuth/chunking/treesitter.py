@@ -1604,7 +1604,7 @@ def _unclosed(
     report the error only where the file ends, or at the class around it. Brackets are
     the parse's own tokens, so those in strings, comments and character literals do
     not count."""
-    deltas = _bracket_deltas(tree.root_node, len(lines))
+    deltas = _bracket_deltas(tree, len(lines))
     depth = 0
     at_indent: dict[int, int] = {}  # indentation -> bracket depth of its lines so far
     for i in range(after, len(lines)):
@@ -1621,22 +1621,30 @@ def _unclosed(
     return []
 
 
-def _bracket_deltas(root: tree_sitter.Node, count: int) -> list[int]:
+def _bracket_deltas(tree: tree_sitter.Tree, count: int) -> list[int]:
     """Per row, the brackets its tokens open less those they close (a bracket the
-    grammar had to assume is no token of the file)."""
+    grammar had to assume is no token of the file). Found by a query: the walk runs
+    in C."""
     deltas = [0] * count
-    cursor = root.walk()
-    while True:
-        node = cursor.node
-        if node is not None and node.child_count == 0 and not node.is_missing:
-            step = _BRACKETS.get(node.type)
-            if step is not None and node.start_point.row < count:
-                deltas[node.start_point.row] += step
-        if cursor.goto_first_child():
-            continue
-        while not cursor.goto_next_sibling():
-            if not cursor.goto_parent():
-                return deltas
+    query = _bracket_query(tree.language)
+    if query is None:
+        return deltas
+    for node in tree_sitter.QueryCursor(query).captures(tree.root_node).get("b", []):
+        if not node.is_missing and node.start_point.row < count:
+            deltas[node.start_point.row] += _BRACKETS[node.type]
+    return deltas
+
+
+@cache
+def _bracket_query(grammar: tree_sitter.Language) -> tree_sitter.Query | None:
+    """A query for the grammar's bracket tokens (those it has)."""
+    tokens = [token for token in _BRACKETS if grammar.id_for_node_kind(token, False)]
+    if not tokens:
+        return None
+    try:
+        return tree_sitter.Query(grammar, "[" + " ".join(f'"{t}"' for t in tokens) + "] @b")
+    except (tree_sitter.QueryError, ValueError, NameError):
+        return None
 
 
 _BRACKETS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
