@@ -1480,10 +1480,12 @@ def _isolated(
     parser: tree_sitter.Parser, source: bytes, tree: tree_sitter.Tree
 ) -> tuple[tree_sitter.Tree, list[tuple[int, int]]] | None:
     """The parse of ``source`` with its broken units blanked, one at a time in order,
-    while each blanking leaves less of the file in errors (``_damage``). The unit
-    blanked is the one holding the first error, or the sibling before it when the error
-    is where a unit opens (a method that lost its closing brace takes in the next one,
-    which is where the grammar stumbles). The new parse and the rows [start, end) of
+    while each blanking also clears errors outside its unit (``_damage``). Suspects at
+    each step: the units holding the first error and the sibling before one that opens
+    there (``_suspects``: a method that lost its closing brace takes in the next one,
+    where the grammar stumbles), the unit before the first line deeper in brackets than
+    its indentation says (``_unclosed``), the units holding a line that opens a string
+    it does not close (``_open_string``). The new parse and the rows [start, end) of
     each unit blanked; None when no blanking helped."""
     lines = source.decode("utf-8").split("\n")
     indents = [_indent(line) for line in lines]
@@ -1504,14 +1506,16 @@ def _isolated(
         if opened is not None:
             suspects += [(start, end) for start, end, _ in _units(lines, indents, opened)]
         for start, end in dict.fromkeys(suspects):
+            first, last = max(start, after), end
+            if first >= last:
+                continue
             if parses == REPAIR_PARSES:
                 break
             parses += 1
             trial = [
-                " " * len(line.encode("utf-8")) if max(start, after) <= i < end else line
+                " " * len(line.encode("utf-8")) if first <= i < last else line
                 for i, line in enumerate(lines)
             ]
-            first, last = max(start, after), end
             edited = tree.copy()  # the parser reads again only around the blanked rows
             edited.edit(
                 offsets[first], offsets[last], offsets[last], (first, 0), (last, 0), (last, 0)
@@ -1520,15 +1524,14 @@ def _isolated(
                 again = parse(parser, "\n".join(trial).encode("utf-8"), old_tree=edited)
             except ValueError:  # too long: the readings so far stand
                 return (tree, units) if units else None
-            unit = (max(start, after), end)
             # Blanking a unit clears the errors in it whether or not it was the broken
             # one (a macro the grammar skipped): it must clear errors elsewhere too.
             hurt = _damage(again.root_node)
-            if hurt >= _damage(tree.root_node, skip=unit):
+            if hurt >= _damage(tree.root_node, skip=(first, last)):
                 continue
-            rank = (hurt, end - unit[0])  # the least damage left, by the fewest lines
+            rank = (hurt, last - first)  # the least damage left, by the fewest lines
             if best is None or rank < best[0]:
-                best = (rank, again, trial, unit)
+                best = (rank, again, trial, (first, last))
         if best is None:
             break
         _, tree, lines, unit = best
