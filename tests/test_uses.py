@@ -289,6 +289,8 @@ BARE_DECLARATIONS = [
         False,
     ),
     ("kotlin", "retry(x) {", True),  # a trailing lambda
+    ("csharp", "object? IHandler.retry(Type t, object value)", False),  # explicit
+    ("csharp", "return handler.retry(x);", True),
     ("cpp", "Store::retry(int n) const {", False),  # defined outside its class
     ("cpp", "auto n = Store::retry(3);", True),
     ("elixir", "    retry =\n      compute()", False),  # a variable, assigned below

@@ -81,7 +81,13 @@ def use_matcher(
     elif kind == "construct" and language in _BARE_CONSTRUCTORS:
         asked = _constructs(word, flags, bare_constructors=True)
     elif calls and declared_bare is not None:
-        asked = _calls(word, flags, declared_bare, "$-" if language == "bash" else "$")
+        asked = _calls(
+            word,
+            flags,
+            declared_bare,
+            "$-" if language == "bash" else "$",
+            _CSHARP_EXPLICIT if language == "csharp" else None,
+        )
     else:
         asked = _ASKED_USE[kind](word, flags)
     bare = _BARE_CALLS.get(language) if calls else None
@@ -103,6 +109,13 @@ def _never(_text: str) -> bool:
     return False
 
 
+#: C#'s explicit interface member: a return type, the interface and a dot before the
+#: name (``IEnumerator IEnumerable.GetEnumerator(``, ``object? ITypeHandler.Parse(``).
+_CSHARP_EXPLICIT = re.compile(
+    r"\s*(?:(?:public|private|protected|internal|static|async|unsafe|extern)\s+)*"
+    r"(?!(?:return|await|yield|throw|else|case|new|using|var|in|is|as)\b)"
+    r"[\w<>\[\]?,.]+\s+[\w<>,]+\.$"
+)
 #: Languages whose constructors may be declared with nothing before their name.
 _BARE_CONSTRUCTORS = frozenset({"java", "csharp", "cpp", "javascript", "typescript", "tsx"})
 #: Swift declarations written without a keyword before their name: ``init(x: Int) {``.
@@ -185,6 +198,7 @@ def _calls(
     flags: int,
     declared_bare: Callable[[str, int], bool] | None = None,
     name_marks: str = "$",
+    declaring_before: re.Pattern[str] | None = None,
 ) -> Callable[[str], bool]:
     """``name(`` where it is called, not where it is declared: ``void retry(int n);`` in
     a C++ class or a Java interface, ``def retry(``, ``fn retry(``, ``std::vector<T>
@@ -195,14 +209,16 @@ def _calls(
     a Go interface's ``Retry(n int) error``), ``declared_bare`` tells such a line by
     what follows the parameters; in Kotlin or Swift ``retry(x) {`` is a call with a
     trailing lambda. ``name_marks``: what besides letters and digits a name may hold
-    (a shell function's ``-``: ``npm-enable-proxy(`` is no call of ``enable-proxy``)."""
+    (a shell function's ``-``: ``npm-enable-proxy(`` is no call of ``enable-proxy``).
+    ``declaring_before``: a language's own declaring form before the name (C#'s explicit
+    interface method, ``object ITypeHandler.Parse(``)."""
     call = re.compile(rf"(?<![\w{re.escape(name_marks)}]){word}\s*\(", flags)
 
     def calls(text: str) -> bool:
         for found in call.finditer(text):
             line_start = text.rfind("\n", 0, found.start()) + 1
             before = text[line_start : found.start()]
-            if _declares(before):
+            if _declares(before) or (declaring_before and declaring_before.match(before)):
                 continue
             # nothing but a path before it: ``Compaction::~Compaction() {``
             bare = declared_bare is not None and not _PATH_BEFORE.sub("", before).strip()
