@@ -126,6 +126,8 @@ BARE_CALLS = [
     ("haskell", "retry n act = do", False),
     ("haskell", "import Control.Retry (retry)", False),
     ("haskell", "module Jobs (retry) where", False),
+    ("haskell", "module Jobs\n  ( run\n  , retry\n  ) where", False),  # an export list
+    ("haskell", "import Control.Retry\n  ( retry\n  )\n\nrun = go", False),
     ("bash", '  retry 3 curl -fsS "$url"', True),
     ("bash", "  out=$(retry 3 fetch)", True),
     ("bash", "  if retry 3 check; then", True),

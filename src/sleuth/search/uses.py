@@ -355,14 +355,15 @@ def _haskell_calls(word: str, flags: int) -> Callable[[str], bool]:
         rf"^\s*{word}(?![\w'])(?:\s*::|[^=\n]*(?<![<>!:|&+*/\\-])=(?![=>]))", flags
     )
     called = re.compile(rf"(?<![\w']){word}(?![\w'])", flags)
-    return _on_lines(
-        lambda line: (
-            not defines.match(line)
-            and not IMPORT_LINE.match(line)
-            and not line.lstrip().startswith("module ")
-        ),
-        called,
+    on_lines = _on_lines(
+        lambda line: not defines.match(line) and not IMPORT_LINE.match(line), called
     )
+    return lambda text: on_lines(_HASKELL_HEADERS.sub("", text))
+
+
+#: A Haskell module's header with its export list, and an import with its list over
+#: indented lines: names listed, none applied.
+_HASKELL_HEADERS = re.compile(r"(?ms)^module\b.*?\bwhere\b|^import\b[^\n]*(?:\n[ \t]+[^\n]*)*")
 
 
 def _shell_calls(word: str, flags: int) -> Callable[[str], bool]:
