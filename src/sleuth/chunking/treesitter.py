@@ -1437,7 +1437,7 @@ def treesitter_chunks(
     chunker = _Chunker(language, lines)
     chunks = chunker.chunks(tree.root_node)
     definitions = [d for d in chunker.definitions if d.name]
-    if tree.root_node.has_error and REPAIRS:
+    if tree.root_node.has_error and REPAIRS and _worth_reading_again(tree, len(lines)):
         repaired = _isolated(parser, source, tree)
         if repaired is not None:
             again, units = repaired
@@ -1461,6 +1461,25 @@ def treesitter_chunks(
             if chunk.start_line <= d.start_line <= chunk.end_line and d.name not in chunk.symbols:
                 chunk.symbols.append(d.name)
     return chunks, definitions
+
+
+def _worth_reading_again(tree: tree_sitter.Tree, count: int) -> bool:
+    """Whether a parse's errors may have cost definitions: an error holds a good part
+    of the file, a bracket had to be assumed, or the file's brackets do not balance.
+    A construct the grammar merely skipped (a macro in C++ or Rust) leaves none of
+    these, and costs no second reading."""
+    if sum(_bracket_deltas(tree, count)):
+        return True
+    least = min(50, max(3, count // 4))
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.is_missing or (
+            node.type == "ERROR" and node.end_point.row - node.start_point.row + 1 >= least
+        ):
+            return True
+        stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return False
 
 
 def _placed(definitions: list[Definition], units: list[tuple[int, int]]) -> tuple[int, int]:
