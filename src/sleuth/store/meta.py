@@ -26,13 +26,16 @@ from ..tokens import (
 if TYPE_CHECKING:
     from ..prepare import ChunkValues, DefinitionValues
 
+#: The chunk ``c`` holding the first line of the definition ``d``.
+_CHUNK_OF_DEFINITION = (
+    " JOIN chunks c ON c.file_id=d.file_id"
+    " AND c.start_line<=d.start_line AND c.end_line>=d.start_line"
+)
 #: A definition's ``DefinitionRow`` columns and the id of the chunk holding its first
 #: line (a WHERE clause follows).
 _DEFINITION_AND_CHUNK = (
     "SELECT f.path, f.language, d.name, d.kind, d.parent, d.start_line, d.end_line,"
-    " d.signature, c.id FROM definitions d JOIN files f ON f.id=d.file_id"
-    " JOIN chunks c ON c.file_id=d.file_id"
-    " AND c.start_line<=d.start_line AND c.end_line>=d.start_line"
+    " d.signature, c.id FROM definitions d JOIN files f ON f.id=d.file_id" + _CHUNK_OF_DEFINITION
 )
 #: Ranking rows kept in memory per open index (about 300 bytes each).
 ROW_CACHE_SIZE = 200_000
@@ -565,9 +568,8 @@ class MetaStore:
             marks = ",".join("?" * len(forms))
             rows = self.db.execute(
                 "SELECT DISTINCT c.id FROM definitions d"
-                " JOIN chunks c ON c.file_id=d.file_id"
-                " AND c.start_line<=d.start_line AND c.end_line>=d.start_line"
-                f" WHERE d.name COLLATE NOCASE IN ({marks}) AND d.kind='reexport'"
+                + _CHUNK_OF_DEFINITION
+                + f" WHERE d.name COLLATE NOCASE IN ({marks}) AND d.kind='reexport'"
                 " AND NOT EXISTS (SELECT 1 FROM definitions o"
                 f" WHERE o.name COLLATE NOCASE IN ({marks})"
                 " AND o.kind NOT IN ('reexport', 'impl')) LIMIT ?",
@@ -581,9 +583,8 @@ class MetaStore:
         (case and all; impl blocks, tests and re-exports aside), when there is one."""
         rows = self.db.execute(  # (through the name index, which ignores case)
             "SELECT c.id, d.name FROM definitions d"
-            " JOIN chunks c ON c.file_id=d.file_id"
-            " AND c.start_line<=d.start_line AND c.end_line>=d.start_line"
-            " WHERE d.name=? COLLATE NOCASE"
+            + _CHUNK_OF_DEFINITION
+            + " WHERE d.name=? COLLATE NOCASE"
             " AND d.kind NOT IN ('impl', 'test', 'reexport', 'overload') LIMIT 50",
             (name,),
         ).fetchall()
@@ -684,9 +685,9 @@ class MetaStore:
         end). Reads those chunks whole: for rare questions, cached by the caller."""
         rows = self.db.execute(
             "SELECT d.name, d.start_line, d.end_line, c.start_line, c.text FROM definitions d"
-            " JOIN files f ON f.id=d.file_id JOIN chunks c ON c.file_id=d.file_id"
-            " AND c.start_line<=d.start_line AND c.end_line>=d.start_line"
-            " WHERE d.kind=? AND f.language=? AND d.end_line>d.start_line",
+            " JOIN files f ON f.id=d.file_id"
+            + _CHUNK_OF_DEFINITION
+            + " WHERE d.kind=? AND f.language=? AND d.end_line>d.start_line",
             (kind, language),
         )
         return [
