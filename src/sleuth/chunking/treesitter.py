@@ -1471,15 +1471,24 @@ def _worth_reading_again(tree: tree_sitter.Tree, count: int) -> bool:
     if sum(_bracket_deltas(tree, count)):
         return True
     least = min(50, max(3, count // 4))
-    stack = [tree.root_node]
+    return any(
+        node.is_missing or node.end_point.row - node.start_point.row + 1 >= least
+        for node in _error_nodes(tree.root_node, into_errors=True)
+    )
+
+
+def _error_nodes(root: tree_sitter.Node, into_errors: bool) -> Iterator[tree_sitter.Node]:
+    """Each error or missing node of a parse (the root too); those inside an error only
+    with ``into_errors``."""
+    stack = [root]
     while stack:
         node = stack.pop()
-        if node.is_missing or (
-            node.type == "ERROR" and node.end_point.row - node.start_point.row + 1 >= least
-        ):
-            return True
-        stack.extend(c for c in node.children if c.has_error or c.is_missing)
-    return False
+        error = node.type == "ERROR"
+        if error or node.is_missing:
+            yield node
+            if error and not into_errors:
+                continue
+        stack.extend(child for child in node.children if child.has_error or child.is_missing)
 
 
 def _placed(definitions: list[Definition], units: list[tuple[int, int]]) -> tuple[int, int]:
@@ -1564,17 +1573,13 @@ def _damage(root: tree_sitter.Node, skip: tuple[int, int] = (0, 0)) -> int:
     each token the grammar had to assume (a missing ``}``); rows [start, end) of
     ``skip`` do not count."""
     total = 0
-    stack = [root]
-    while stack:
-        node = stack.pop()
+    for node in _error_nodes(root, into_errors=False):  # (the outermost: rows count once)
         first, last = node.start_point.row, node.end_point.row
-        if node.type == "ERROR":
+        if node.is_missing:
+            total += not skip[0] <= first < skip[1]
+        else:
             overlap = max(0, min(last + 1, skip[1]) - max(first, skip[0]))
             total += last - first + 1 - overlap
-        elif node.is_missing:
-            total += not skip[0] <= first < skip[1]
-        elif node.has_error:
-            stack.extend(c for c in node.children if c.has_error or c.is_missing)
     return total
 
 
