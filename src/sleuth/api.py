@@ -539,7 +539,7 @@ class Index:
         # chunk vectors it is compared with always come from the same model.
         tier, vectors = self._semantic_tier(meta.chunk_count())
         vector = None
-        if mode != "lexical" and len(vectors) and not (plan.callees_of or plan.members_of):
+        if mode != "lexical" and len(vectors) and not plan.lookup:
             vector = self._query_vector(plan, tier)
         with self._read_view(meta) as searcher:
             response = self._search_in_view(
@@ -620,8 +620,8 @@ class Index:
         fraction = min(1.0, embedded / chunk_count) if chunk_count else 0.0
         used = mode
         notices: list[str] = []
-        # a callee question is a lookup: no retriever is asked, so no tier has a say
-        tiers_speak = mode != "lexical" and not plan.callees_of and not plan.members_of
+        # a lookup asks no retriever, so no tier has a say
+        tiers_speak = mode != "lexical" and not plan.lookup
         if tiers_speak and embedded == 0:
             used = "lexical"
             if chunk_count:

@@ -235,6 +235,12 @@ class QueryPlan:
     named_word: tuple[str, str] | None = None
 
     @property
+    def lookup(self) -> bool:
+        """Answered from the definitions alone (what a name calls, what a type owns):
+        neither retriever is asked, so no query vector is needed."""
+        return bool(self.callees_of or self.members_of)
+
+    @property
     def exact_names(self) -> frozenset[str]:
         """The names as written: ``Command`` is not ``command``."""
         names = set(self.identifiers)

@@ -574,7 +574,7 @@ def _constructs(
         rf"|^\s*(?:(?:public|private|protected|internal|static|explicit|inline)\s+)+"
         rf"{word}\s*\("
         # a pattern that takes one apart: ``case Deferred(f) =>``
-        rf"|^\s*case\s+(?:[\w$]+(?:\.|::))*{word}\s*[({{]"
+        rf"|^\s*case\s+{qualified}{word}\s*[({{]"
         + (rf"|^\s*{word}\s*\([^()]*\)\s*(?:throws\s+[\w.,\s]+)?\{{" if bare_constructors else ""),
         flags,
     )
@@ -623,10 +623,10 @@ def _import_lines(text: str) -> list[str]:
     return lines
 
 
-#: A triple-quoted string: a docstring (Python, Elixir's ``@doc``), or a multi-line string
-#: (Kotlin, Swift, Java's text blocks), whose example calls are no calls.
 #: A block comment opening a line (Javadoc's lines need not start with ``*``).
 _BLOCK_COMMENT = re.compile(r"(?m)^[ \t]*/\*[\s\S]*?\*/")
+#: A triple-quoted string: a docstring (Python, Elixir's ``@doc``), or a multi-line string
+#: (Kotlin, Swift, Java's text blocks), whose example calls are no calls.
 _TRIPLE_QUOTED = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')
 
 
