@@ -190,6 +190,13 @@ def test_import_blocks_rank_below_the_code_they_import(tmp_path: Path) -> None:
     assert results[0].path == "app/billing/export.py"
 
 
+def _answer_about_uses(index: Index, question: str, use: str) -> list:
+    """The lexical answer to a question about uses, once it is checked to read as the
+    ``use`` it asks for."""
+    assert classify(question).use_kind == use, question
+    return index.search(question, mode="lexical").results
+
+
 def _write(root: Path, files: dict[str, str]) -> Path:
     for rel, text in files.items():
         path = root / rel
@@ -1440,8 +1447,7 @@ def test_a_question_about_imports_lists_the_imports_first(tmp_path: Path) -> Non
     )
     index = Index(root)
     for question in ("where is Settings imported", "who imports Settings", "imports of Settings"):
-        assert classify(question).use_kind == "import", question
-        results = index.search(question, mode="lexical").results
+        results = _answer_about_uses(index, question, "import")
         first = {(r.path, r.start_line) for r in results[:2]}
         assert first == {("app/main.py", 1), ("web/start.ts", 1)}, (question, results[:3])
         assert [r.path for r in results].index("app/build.py") == 2
@@ -1473,18 +1479,15 @@ def test_questions_about_raising_or_setting_a_name_list_those_uses_first(
     )
     index = Index(root)
     for question in ("where is TimeoutError raised", "who throws TimeoutError"):
-        assert classify(question).use_kind == "raise", question
-        paths = [r.path for r in index.search(question, mode="lexical").results]
+        paths = [r.path for r in _answer_about_uses(index, question, "raise")]
         assert set(paths[:2]) == {"net/client.py", "web/api.ts"}, (question, paths)
         assert paths.index("net/retry.py") < paths.index("net/errors.py"), paths
     for question in ("who catches TimeoutError", "where is TimeoutError handled"):
-        assert classify(question).use_kind == "catch", question
-        paths = [r.path for r in index.search(question, mode="lexical").results]
+        paths = [r.path for r in _answer_about_uses(index, question, "catch")]
         assert paths[0] == "net/retry.py", (question, paths)
         assert paths.index("net/client.py") < paths.index("net/errors.py"), paths
     for question in ("where is timeout set", "who assigns timeout"):
-        assert classify(question).use_kind == "assign", question
-        paths = [r.path for r in index.search(question, mode="lexical").results]
+        paths = [r.path for r in _answer_about_uses(index, question, "assign")]
         assert paths[0] == "net/config.py", (question, paths)
         assert "net/wait.py" in paths
     assert classify("where is logging set up").uses_of is None
@@ -1514,8 +1517,7 @@ def test_a_question_for_implementations_lists_the_types_deriving_from_the_name(
     index = Index(root)
     derived = {"store/memory.py", "web/disk.ts", "core/redis.rs"}
     for question in ("subclasses of Store", "who implements Store", "classes that extend Store"):
-        assert classify(question).use_kind == "extend", question
-        paths = [r.path for r in index.search(question, mode="lexical").results]
+        paths = [r.path for r in _answer_about_uses(index, question, "extend")]
         assert set(paths[:3]) == derived, (question, paths)
         assert paths.index("app/use.py") < paths.index("store/base.py"), paths
     # a name the index defines only as functions or methods is implemented by its
@@ -1553,8 +1555,7 @@ def test_a_types_uses_are_its_mentions_in_code_a_functions_its_calls(tmp_path: P
     )
     index = Index(root)
     for question in ("where is Store used", "usages of Store", "who uses Store"):
-        assert classify(question).use_kind == "use", question
-        results = index.search(question, mode="lexical").results
+        results = _answer_about_uses(index, question, "use")
         paths = [r.path for r in results]
         assert set(paths[:3]) == {"app/cache.py", "app/serve.py", "app/main.py"}, paths
         assert "app/notes.py" not in paths, paths  # a comment is no use
@@ -1614,8 +1615,7 @@ def test_a_question_for_where_a_type_is_created_lists_its_constructions(
     )
     index = Index(root)
     for question in ("where is Config created", "who creates Config", "instances of Config"):
-        assert classify(question).use_kind == "construct", question
-        results = index.search(question, mode="lexical").results
+        results = _answer_about_uses(index, question, "construct")
         paths = [r.path for r in results]
         assert set(paths[:3]) == {"app/load.py", "web/boot.ts", "srv/main.go"}, paths
         assert paths.index("app/use.py") < paths.index("app/config.py"), paths
@@ -1648,8 +1648,7 @@ def test_a_constants_uses_are_its_reads(tmp_path: Path) -> None:
         ("who reads APP_THREADS", "app/env.py"),
         ("where is MAX_RETRIES used", "app/send.py"),
     ):
-        assert classify(question).use_kind == "use", question
-        results = index.search(question, mode="lexical").results
+        results = _answer_about_uses(index, question, "use")
         assert results[0].path == first and results[0].score >= 1.0, (question, results)
         assert "app/notes.py" not in [r.path for r in results], results
 
@@ -1796,8 +1795,7 @@ def test_a_question_about_a_names_tests_lists_the_tests_that_use_it(tmp_path: Pa
         "tests for retry_upload",
         "which tests cover retry_upload",
     ):
-        assert classify(question).use_kind == "test", question
-        paths = [r.path for r in index.search(question, mode="lexical").results]
+        paths = [r.path for r in _answer_about_uses(index, question, "test")]
         assert paths[:2] == ["tests/test_upload.py", "tests/test_registry.py"], (question, paths)
         assert "tests/test_worker.py" not in paths, paths
         assert paths.index("app/worker.py") < paths.index("app/upload.py"), paths
@@ -1835,8 +1833,7 @@ def test_a_question_about_a_names_docs_lists_the_documentation_naming_it(
         "docs for retry_upload",
         "which docs mention retry_upload",
     ):
-        assert classify(question).use_kind == "doc", question
-        paths = [r.path for r in index.search(question, mode="lexical").results]
+        paths = [r.path for r in _answer_about_uses(index, question, "doc")]
         assert paths[0] == "docs/uploads.md", (question, paths)
         assert "docs/other.md" not in paths, paths
         assert paths.index("app/worker.py") < paths.index("app/upload.py"), paths
