@@ -138,13 +138,6 @@ BARE_CALLS = [
 ]
 
 
-@pytest.mark.parametrize(("language", "code", "calls"), BARE_CALLS)
-def test_a_call_without_brackets_counts_where_the_language_allows_it(
-    language: str, code: str, calls: bool
-) -> None:
-    assert use_matcher("retry", "call", 0, language)(code_lines(code)) is calls
-
-
 #: (language, code, whether it makes a ``Config``), one form each.
 CONSTRUCTING = [
     ("python", "cfg = Config(path)", True),
@@ -299,8 +292,12 @@ BARE_DECLARATIONS = [
 ]
 
 
-@pytest.mark.parametrize(("language", "code", "calls"), IN_LITERALS + BARE_DECLARATIONS)
-def test_a_call_is_told_from_what_strings_say_and_from_declarations(
+@pytest.mark.parametrize(
+    ("language", "code", "calls"), BARE_CALLS + IN_LITERALS + BARE_DECLARATIONS
+)
+def test_a_call_is_told_by_its_language_from_text_and_declarations(
     language: str, code: str, calls: bool
 ) -> None:
+    """A call without brackets counts where the language allows it; what strings say,
+    comments after code and declarations with nothing before the name are no call."""
     assert use_matcher("retry", "call", 0, language)(code_lines(code)) is calls
