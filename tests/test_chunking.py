@@ -1853,6 +1853,30 @@ MID_EDIT = [
         "  fun area(): Int {\n    return 3\n  }\n}\n",
     ),
     (
+        "kotlin",  # a method's header cut short: the grammar reads the class as one error
+        "class Buffer {\n  fun first(): Int {\n    return 1\n  }\n\n  @Test\n  fun brok\n"
+        "    val x = first()\n    return x\n  }\n\n  fun second(): Int {\n    return 2\n"
+        "  }\n\n  fun area(): Int {\n    return 3\n  }\n}\n",
+    ),
+    (
+        "php",  # a method's header cut short: the methods after it read as free functions
+        "<?php\nclass Buffer\n{\n    public function first(): void\n    {\n"
+        "        $this->a = 1;\n    }\n\n    public function broken\n    {\n"
+        "        $this->b = (string) $name;\n    }\n\n"
+        "    public function second(): void\n    {\n        $this->c = 3;\n    }\n\n"
+        "    public function area(): int\n    {\n        return 1;\n    }\n}\n",
+    ),
+    (
+        "csharp",  # preprocessor lines at the margin inside the class that broke
+        "namespace Shapes\n{\n    public class Buffer\n    {\n#if HAVE_LINQ\n"
+        '        private const string Name = "Binary";\n#endif\n\n'
+        "        public int first()\n        {\n            if (size == 0)\n"
+        "            {\n                return 1;\n\n            return 0;\n        }\n\n"
+        "#if HAVE_LINQ\n        public int second()\n        {\n            return 2;\n"
+        "        }\n#endif\n\n        public int area()\n        {\n            return 3;\n"
+        "        }\n    }\n}\n",
+    ),
+    (
         "haskell",
         "module Shapes where\n\nfirst :: Int -> Int\nfirst x = x + 1\n\n"
         "broken x = case x of\n  1 -> (\n  2 -> 3\n\nsecond :: Int -> Int\n"
@@ -1862,19 +1886,23 @@ MID_EDIT = [
 ]
 
 
-@pytest.mark.parametrize(("language", "source"), MID_EDIT, ids=[c[0] for c in MID_EDIT])
+@pytest.mark.parametrize(
+    ("language", "source"), MID_EDIT, ids=[f"{c[0]}-{i}" for i, c in enumerate(MID_EDIT)]
+)
 def test_a_broken_unit_does_not_take_the_definitions_after_it(language: str, source: str) -> None:
     """A file mid-edit: the grammar reads on from the broken unit as an error, or
     inside it, and without a second reading with that unit blanked, the definitions
     after it are lost (Python, Haskell) or become the broken method's locals (PHP).
     Where the first reading named the broken definition (PHP, Haskell), it is still
     found, cut to its own lines. A string left open turns every later string inside out
-    (Kotlin reads the whole file as one error)."""
+    (Kotlin reads the whole file as one error), and so does a method's header cut short;
+    the method that broke it is found by halving the class's members. After a PHP
+    method's header is cut, the others read as free functions unless it is blanked."""
     _, definitions = chunk_text(language, source)
     by_name = {d.name: d for d in definitions}
     assert {"first", "second", "area"} <= set(by_name), sorted(by_name)
     assert not by_name["second"].local and not by_name["area"].local
-    if language in ("php", "kotlin"):
+    if language in ("php", "kotlin", "csharp"):
         assert (by_name["second"].kind, by_name["second"].parent) == ("method", "Buffer")
     if language in ("php", "haskell"):  # the others' first reading lost the broken one
         second = next(n for n, line in enumerate(source.split("\n"), 1) if "second" in line)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 
@@ -1444,7 +1444,11 @@ def treesitter_chunks(
             chunker = _Chunker(language, lines)
             found = chunker.chunks(again.root_node)
             named = [d for d in chunker.definitions if d.name]
-            if _placed(named, units) > _placed(definitions, units):
+            # as many placed: the reading with fewer errors left outside the blanked units
+            if (*_placed(named, units), -_damage(again.root_node)) > (
+                *_placed(definitions, units),
+                -_damage(tree.root_node, skip=units),
+            ):
                 kept = [
                     replace(d, end_line=min(d.end_line, end))
                     for d in definitions
@@ -1491,11 +1495,13 @@ def _error_nodes(root: tree_sitter.Node, into_errors: bool) -> Iterator[tree_sit
         stack.extend(child for child in node.children if child.has_error or child.is_missing)
 
 
-def _placed(definitions: list[Definition], units: list[tuple[int, int]]) -> tuple[int, int]:
-    """How many definitions start outside the blanked units, and how many of those are
-    not inside a function (``local``): a method the unit before it took in is local."""
+def _placed(definitions: list[Definition], units: list[tuple[int, int]]) -> tuple[int, int, int]:
+    """How many definitions start outside the blanked units, how many of those are not
+    inside a function (``local``: a method the unit before it took in is local), and
+    how many sit in a class or module (a method the grammar read as a free function
+    after its class broke has none)."""
     outside = [d for d in definitions if not any(s < d.start_line <= e for s, e in units)]
-    return len(outside), sum(not d.local for d in outside)
+    return len(outside), sum(not d.local for d in outside), sum(bool(d.parent) for d in outside)
 
 
 #: How many broken units a file may have blanked, and how many parses it may take
@@ -1513,72 +1519,165 @@ def _isolated(
     there (``_suspects``: a method that lost its closing brace takes in the next one,
     where the grammar stumbles), the unit before the first line deeper in brackets than
     its indentation says (``_unclosed``), the units holding a line that opens a string
-    it does not close (``_open_string``). The new parse and the rows [start, end) of
-    each unit blanked; None when no blanking helped."""
-    lines = source.decode("utf-8").split("\n")
-    indents = [_indent(line) for line in lines]
-    # where each row starts, in bytes: blanking keeps every line's length
-    offsets = list(
-        itertools.accumulate((len(line.encode("utf-8")) + 1 for line in lines), initial=0)
-    )
+    it does not close (``_open_string``). A unit the grammar read as one error from its
+    first line is narrowed to the member that broke it (``_Blanking.narrowed``). The new
+    parse and the rows [start, end) of each unit blanked; None when no blanking
+    helped."""
+    blanking = _Blanking(parser, source, tree)
+    lines, indents = blanking.lines, blanking.indents
     after = 0  # errors before this row sit in units already blanked or left as they are
     units: list[tuple[int, int]] = []
-    parses = 0
     for _ in range(REPAIRS):
-        row = _first_error_row(tree.root_node, after)
+        row = _first_error_row(blanking.tree.root_node, after)
         if row is None:
             break
-        best = None
-        suspects = _suspects(lines, indents, row) + _unclosed(lines, indents, after, tree)
+        best: _Trial | None = None
+        suspects = _suspects(lines, indents, row)
+        suspects += _unclosed(lines, indents, after, blanking.tree)
         opened = _open_string(lines, after)
         if opened is not None:
             suspects += [(start, end) for start, end, _ in _units(lines, indents, opened)]
         for start, end in dict.fromkeys(suspects):
-            first, last = max(start, after), end
-            if first >= last:
-                continue
-            if parses == REPAIR_PARSES:
-                break
-            parses += 1
-            trial = [
-                " " * len(line.encode("utf-8")) if first <= i < last else line
-                for i, line in enumerate(lines)
-            ]
-            edited = tree.copy()  # the parser reads again only around the blanked rows
-            edited.edit(
-                offsets[first], offsets[last], offsets[last], (first, 0), (last, 0), (last, 0)
-            )
-            try:
-                again = parse(parser, "\n".join(trial).encode("utf-8"), old_tree=edited)
-            except ValueError:  # too long: the readings so far stand
-                return (tree, units) if units else None
-            # Blanking a unit clears the errors in it whether or not it was the broken
-            # one (a macro the grammar skipped): it must clear errors elsewhere too.
-            hurt = _damage(again.root_node)
-            if hurt >= _damage(tree.root_node, skip=(first, last)):
-                continue
-            rank = (hurt, last - first)  # the least damage left, by the fewest lines
-            if best is None or rank < best[0]:
-                best = (rank, again, trial, (first, last))
+            trial = blanking.tried(max(start, after), end)
+            if trial is not None and (best is None or trial.rank < best.rank):
+                best = trial  # the least damage left, by the fewest lines
+        # a unit read as one error from its first line: the member that broke it
+        opening = best.unit if best is not None else _opening(lines, indents, row)
+        if opening is not None and opening[0] == row:
+            best = blanking.narrowed(opening, best)
         if best is None:
             break
-        _, tree, lines, unit = best
-        units.append(unit)
-        after = unit[1]
-    return (tree, units) if units else None
+        blanking.take(best)
+        units.append(best.unit)
+        after = best.unit[1]
+        lines = blanking.lines
+    return (blanking.tree, units) if units else None
 
 
-def _damage(root: tree_sitter.Node, skip: tuple[int, int] = (0, 0)) -> int:
+@dataclass
+class _Trial:
+    """One unit blanked: the rows [start, end), the new parse and its text's lines, and
+    the errors left (``_damage``)."""
+
+    unit: tuple[int, int]
+    tree: tree_sitter.Tree
+    lines: list[str]
+    hurt: int
+
+    @property
+    def rank(self) -> tuple[int, int]:
+        return self.hurt, self.unit[1] - self.unit[0]
+
+
+class _Blanking:
+    """A file's text and parse while its broken units are blanked, counting the parses
+    (``REPAIR_PARSES``)."""
+
+    def __init__(self, parser: tree_sitter.Parser, source: bytes, tree: tree_sitter.Tree):
+        self.parser = parser
+        self.tree = tree
+        self.lines = source.decode("utf-8").split("\n")
+        self.indents = [_indent(line) for line in self.lines]
+        # where each row starts, in bytes: blanking keeps every line's length
+        self.offsets = list(
+            itertools.accumulate((len(line.encode("utf-8")) + 1 for line in self.lines), initial=0)
+        )
+        self.parses = 0
+
+    def tried(self, first: int, last: int) -> _Trial | None:
+        """The parse with rows [first, last) blanked, when that clears errors outside
+        them: blanking a unit clears the errors in it whether or not it was the broken
+        one (a macro the grammar skipped). None otherwise, or past the budget."""
+        if first >= last or self.parses == REPAIR_PARSES:
+            return None
+        self.parses += 1
+        lines = [
+            " " * len(line.encode("utf-8")) if first <= i < last else line
+            for i, line in enumerate(self.lines)
+        ]
+        edited = self.tree.copy()  # the parser reads again only around the blanked rows
+        at, end = self.offsets[first], self.offsets[last]
+        edited.edit(at, end, end, (first, 0), (last, 0), (last, 0))
+        try:
+            again = parse(self.parser, "\n".join(lines).encode("utf-8"), old_tree=edited)
+        except ValueError:  # too long: the readings so far stand
+            self.parses = REPAIR_PARSES
+            return None
+        hurt = _damage(again.root_node)
+        if hurt >= _damage(self.tree.root_node, skip=[(first, last)]):
+            return None
+        return _Trial((first, last), again, lines, hurt)
+
+    def narrowed(self, unit: tuple[int, int], best: _Trial | None) -> _Trial | None:
+        """The member of ``unit`` whose blanking alone leaves as few errors as ``best``
+        (the unit blanked, if that helped), found by halving (a class the grammar read
+        as one error since one method broke), and again within that member; ``best``
+        when no single member does."""
+        while True:
+            bound = best.hurt if best is not None else len(self.lines)
+            members = _members(self.lines, self.indents, *unit)
+            while len(members) > 1:
+                half = members[: len(members) // 2]
+                trial = self.tried(half[0][0], half[-1][1])
+                if trial is None and self.parses == REPAIR_PARSES:
+                    return best
+                kept = trial is not None and trial.hurt <= bound
+                members = half if kept else members[len(half) :]
+            trial = self.tried(*members[0]) if members else None
+            if trial is None or trial.hurt > bound:
+                return best
+            best, unit = trial, trial.unit
+
+    def take(self, trial: _Trial) -> None:
+        self.tree, self.lines = trial.tree, trial.lines
+
+
+def _opening(lines: list[str], indents: list[int | None], row: int) -> tuple[int, int] | None:
+    """The outermost unit whose first line is ``row``, if one is."""
+    return next(
+        ((start, end) for start, end, _ in _units(lines, indents, row) if start == row), None
+    )
+
+
+def _members(
+    lines: list[str], indents: list[int | None], start: int, end: int
+) -> list[tuple[int, int]]:
+    """The units at the next indentation inside the unit of rows [start, end), as rows
+    [start, end) each: a class's methods, a function's statements."""
+    level = indents[start]
+    inner = [indents[i] for i in range(start + 1, end)]
+    deeper = min(
+        (i for i in inner if i is not None and level is not None and i > level), default=None
+    )
+    if deeper is None:
+        return []
+    members: list[tuple[int, int]] = []
+    opened = None
+    for i in range(start + 1, end):
+        indent = indents[i]
+        if indent is None or indent > deeper or (indent == deeper and not _opens(lines[i])):
+            continue  # inside a member, or going on with it (its closing brace)
+        if opened is not None:
+            members.append((opened, i))
+            opened = None
+        if indent == deeper:
+            opened = i
+    if opened is not None:
+        members.append((opened, end))
+    return members
+
+
+def _damage(root: tree_sitter.Node, skip: Sequence[tuple[int, int]] = ()) -> int:
     """How much of a parse is in error: the rows of its outermost errors, and one for
-    each token the grammar had to assume (a missing ``}``); rows [start, end) of
-    ``skip`` do not count."""
+    each token the grammar had to assume (a missing ``}``); rows [start, end) of the
+    units in ``skip`` (apart from each other) do not count."""
     total = 0
     for node in _error_nodes(root, into_errors=False):  # (the outermost: rows count once)
         first, last = node.start_point.row, node.end_point.row
         if node.is_missing:
-            total += not skip[0] <= first < skip[1]
+            total += not any(start <= first < end for start, end in skip)
         else:
-            overlap = max(0, min(last + 1, skip[1]) - max(first, skip[0]))
+            overlap = sum(max(0, min(last + 1, end) - max(first, start)) for start, end in skip)
             total += last - first + 1 - overlap
     return total
 
@@ -1586,8 +1685,9 @@ def _damage(root: tree_sitter.Node, skip: tuple[int, int] = (0, 0)) -> int:
 def _suspects(lines: list[str], indents: list[int | None], row: int) -> list[tuple[int, int]]:
     """Units that may have broken, given the first error at ``row``: each unit that
     holds it, from the top level to the innermost (a statement of a method of a class),
-    and the sibling before a unit whose first line the error is on."""
-    suspects = []
+    and the sibling before a unit whose first line the error is on; or the line itself
+    when it is a preprocessor line (``#ifndef`` around a whole C file that broke)."""
+    suspects = [(row, row + 1)] if indents[row] is None and lines[row].strip() else []
     for start, end, _level in _units(lines, indents, row):
         suspects.append((start, end))
         before = _sibling_before(lines, indents, start) if start == row else None
@@ -1614,9 +1714,11 @@ def _sibling_before(
 
 
 def _indent(line: str) -> int | None:
-    """A line's indentation (a tab as four), None for a blank line."""
+    """A line's indentation (a tab as four); None for a blank line, or one that says
+    nothing of the nesting: a comment or a preprocessor line (``#if`` at the margin
+    inside a C# class)."""
     stripped = line.lstrip()
-    if not stripped:
+    if not stripped or stripped.startswith(("#", "//")):
         return None
     head = line[: len(line) - len(stripped)]
     return len(head) + 3 * head.count("\t")
@@ -1636,7 +1738,8 @@ def _unclosed(
     at_indent: dict[int, int] = {}  # indentation -> bracket depth of its lines so far
     for i in range(after, len(lines)):
         indent = indents[i]
-        if indent is None:
+        if indent is None:  # (a preprocessor line or an attribute may hold brackets)
+            depth += deltas[i]
             continue
         for deeper in [k for k in at_indent if k > indent]:
             del at_indent[deeper]
