@@ -1907,3 +1907,21 @@ def test_a_broken_unit_does_not_take_the_definitions_after_it(language: str, sou
     if language in ("php", "haskell"):  # the others' first reading lost the broken one
         second = next(n for n, line in enumerate(source.split("\n"), 1) if "second" in line)
         assert by_name["broken"].end_line < second
+
+
+def test_a_broken_method_is_blanked_with_its_attribute() -> None:
+    """A method blanked without the attribute above it (``[Fact]``) leaves the
+    attribute to the next method, which then starts on the broken one's lines; the
+    unit blanked takes its attributes, and each method keeps its own lines."""
+    source = (
+        "namespace Shapes\n{\n    public class Tests\n    {\n        [Fact]\n"
+        "        public void First()\n        {\n            var output = Query();\n\n"
+        "            Assert.Equal(orig,\n        }\n\n        [Fact]\n"
+        "        public void Second()\n        {\n            Assert.Equal(orig, output);\n"
+        "        }\n    }\n}\n"
+    )
+    by_name = {d.name: d for d in chunk_text("csharp", source)[1]}
+    lines = source.split("\n")
+    second = lines.index("        public void Second()") + 1
+    assert by_name["Second"].start_line == second - 1  # its own [Fact]
+    assert by_name["First"].kind == "method" and by_name["First"].end_line < second - 1

@@ -1536,8 +1536,8 @@ def _isolated(
         suspects += _unclosed(lines, indents, after, blanking.tree)
         opened = _open_string(lines, after)
         if opened is not None:
-            suspects += [(start, end) for start, end, _ in _units(lines, indents, opened)]
-        for start, end in dict.fromkeys(suspects):
+            suspects += _holding(lines, indents, opened)
+        for start, end in dict.fromkeys(_headed(lines, indents, *u) for u in suspects):
             trial = blanking.tried(max(start, after), end)
             if trial is not None and (best is None or trial.rank < best.rank):
                 best = trial  # the least damage left, by the fewest lines
@@ -1664,7 +1664,34 @@ def _members(
             opened = i
     if opened is not None:
         members.append((opened, end))
-    return members
+    return [_headed(lines, indents, *member) for member in members]
+
+
+def _headed(lines: list[str], indents: list[int | None], start: int, end: int) -> tuple[int, int]:
+    """Rows [start, end) of a unit widened to the attributes right above its first line
+    (``@Test``, ``[Fact]``, ``#[test]``), which the grammar reads as part of it, and so
+    narrowed by those of the unit after it: a method blanked without its attribute
+    leaves the attribute to the next method."""
+    last = _head(lines, indents, end)
+    return _head(lines, indents, start), last if last > start else end
+
+
+def _head(lines: list[str], indents: list[int | None], row: int) -> int:
+    """The first of the attribute lines right above ``row``, at its indentation."""
+    if row >= len(lines):
+        return row
+    while (
+        row > 0
+        and indents[row - 1] in (indents[row], None)
+        and _ATTRIBUTE.match(lines[row - 1].lstrip())
+    ):
+        row -= 1
+    return row
+
+
+#: A line of attributes or annotations: ``@Test``, ``@app.get("/")``, ``[Fact]``,
+#: ``#[derive(Debug)]``.
+_ATTRIBUTE = re.compile(r"@[A-Za-z_]|\[[A-Z]|#!?\[")
 
 
 def _damage(root: tree_sitter.Node, skip: Sequence[tuple[int, int]] = ()) -> int:
@@ -1687,13 +1714,20 @@ def _suspects(lines: list[str], indents: list[int | None], row: int) -> list[tup
     holds it, from the top level to the innermost (a statement of a method of a class),
     and the sibling before a unit whose first line the error is on; or the line itself
     when it is a preprocessor line (``#ifndef`` around a whole C file that broke)."""
-    suspects = [(row, row + 1)] if indents[row] is None and lines[row].strip() else []
-    for start, end, _level in _units(lines, indents, row):
+    suspects = []
+    for start, end in _holding(lines, indents, row):
         suspects.append((start, end))
         before = _sibling_before(lines, indents, start) if start == row else None
         if before is not None:
             suspects.append((before, start))
     return suspects
+
+
+def _holding(lines: list[str], indents: list[int | None], row: int) -> list[tuple[int, int]]:
+    """The units holding ``row``, outermost first (``_units``), after the line itself
+    when it says nothing of the nesting (a preprocessor line, an attribute)."""
+    units = [(start, end) for start, end, _ in _units(lines, indents, row)]
+    return [(row, row + 1), *units] if indents[row] is None and lines[row].strip() else units
 
 
 def _sibling_before(
@@ -1702,6 +1736,8 @@ def _sibling_before(
     """Where the unit before the one opening at ``row`` opens, at the same indentation;
     None when the parent's own lines (or ``low``) come first."""
     level = indents[row]
+    if level is None:
+        return None
     for i in range(row - 1, low - 1, -1):
         indent = indents[i]
         if indent is None or level is None or indent > level:
