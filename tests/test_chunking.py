@@ -1859,6 +1859,16 @@ MID_EDIT = [
         "  }\n\n  fun area(): Int {\n    return 3\n  }\n}\n",
     ),
     (
+        "kotlin",  # the same, in a class whose header and supertypes span lines
+        "class Buffer(\n  private val name: String,\n  private val size: Int,\n"
+        ") : Closeable,\n  Reader.FrameCallback,\n  Runnable {\n"
+        "  private val key: String\n\n  /** Non-null for clients. */\n"
+        "  internal var call: Call? = null\n  fun first(): Int {\n"
+        "    return 1\n  }\n\n  override fun\n    code: Int,\n  ) {\n"
+        "    require(code != -1)\n  }\n\n  fun second(): Int {\n    return 2\n"
+        "  }\n\n  fun area(): Int {\n    return 3\n  }\n}\n",
+    ),
+    (
         "php",  # a method's header cut short: the methods after it read as free functions
         "<?php\nclass Buffer\n{\n    public function first(): void\n    {\n"
         "        $this->a = 1;\n    }\n\n    public function broken\n    {\n"

@@ -1542,9 +1542,10 @@ def _isolated(
             if trial is not None and (best is None or trial.rank < best.rank):
                 best = trial  # the least damage left, by the fewest lines
         # a unit read as one error from its first line: the member that broke it
-        opening = best.unit if best is not None else _opening(lines, indents, row)
-        if opening is not None and opening[0] == row:
-            best = blanking.narrowed(opening, best)
+        if best is not None and best.unit[0] == row:
+            best = blanking.narrowed(best.unit, best)
+        elif (opening := _opening(lines, indents, row)) is not None:
+            best = blanking.narrowed(opening, best, better=True)
         if best is None:
             break
         blanking.take(best)
@@ -1583,14 +1584,22 @@ class _Blanking:
             itertools.accumulate((len(line.encode("utf-8")) + 1 for line in self.lines), initial=0)
         )
         self.parses = 0
+        self.seen: dict[tuple[int, int], _Trial | None] = {}  # trials on this text
 
     def tried(self, first: int, last: int) -> _Trial | None:
         """The parse with rows [first, last) blanked, when that clears errors outside
         them: blanking a unit clears the errors in it whether or not it was the broken
         one (a macro the grammar skipped). None otherwise, or past the budget."""
+        if (first, last) in self.seen:  # (halving ends on a unit it has tried)
+            return self.seen[first, last]
         if first >= last or self.parses == REPAIR_PARSES:
             return None
         self.parses += 1
+        self.seen[first, last] = trial = self._blanked(first, last)
+        return trial
+
+    def _blanked(self, first: int, last: int) -> _Trial | None:
+        """``tried``, each time it parses."""
         lines = [
             " " * len(line.encode("utf-8")) if first <= i < last else line
             for i, line in enumerate(self.lines)
@@ -1608,13 +1617,15 @@ class _Blanking:
             return None
         return _Trial((first, last), again, lines, hurt)
 
-    def narrowed(self, unit: tuple[int, int], best: _Trial | None) -> _Trial | None:
+    def narrowed(
+        self, unit: tuple[int, int], best: _Trial | None, better: bool = False
+    ) -> _Trial | None:
         """The member of ``unit`` whose blanking alone leaves as few errors as ``best``
-        (the unit blanked, if that helped), found by halving (a class the grammar read
-        as one error since one method broke), and again within that member; ``best``
-        when no single member does."""
+        (fewer, if ``better``: ``best`` blanks another unit), found by halving (a class
+        the grammar read as one error since one method broke), and again within that
+        member; ``best`` when no single member does."""
         while True:
-            bound = best.hurt if best is not None else len(self.lines)
+            bound = len(self.lines) if best is None else best.hurt - better
             members = _members(self.lines, self.indents, *unit)
             while len(members) > 1:
                 half = members[: len(members) // 2]
@@ -1626,10 +1637,11 @@ class _Blanking:
             trial = self.tried(*members[0]) if members else None
             if trial is None or trial.hurt > bound:
                 return best
-            best, unit = trial, trial.unit
+            best, unit, better = trial, trial.unit, False
 
     def take(self, trial: _Trial) -> None:
         self.tree, self.lines = trial.tree, trial.lines
+        self.seen.clear()
 
 
 def _opening(lines: list[str], indents: list[int | None], row: int) -> tuple[int, int] | None:
