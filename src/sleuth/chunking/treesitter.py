@@ -1545,7 +1545,9 @@ def _isolated(
         if best is not None and best.unit[0] == row:
             best = blanking.narrowed(best.unit, best)
         elif (opening := _opening(lines, indents, row)) is not None:
-            best = blanking.narrowed(opening, best, better=True)
+            found = blanking.narrowed(opening, best, better=True)
+            if best is None or (found is not None and found.cost < best.cost):
+                best = found
         if best is None:
             break
         blanking.take(best)
@@ -1568,6 +1570,11 @@ class _Trial:
     @property
     def rank(self) -> tuple[int, int]:
         return self.hurt, self.unit[1] - self.unit[0]
+
+    @property
+    def cost(self) -> int:
+        """Rows lost to the reading: those in error and those blanked."""
+        return self.hurt + self.unit[1] - self.unit[0]
 
 
 class _Blanking:
