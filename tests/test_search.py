@@ -1534,6 +1534,26 @@ def test_a_question_for_implementations_lists_the_types_deriving_from_the_name(
     assert classify("where is import_module called").use_kind == "call"
 
 
+def test_a_call_is_shown_at_its_line_not_at_an_example_in_a_comment(tmp_path: Path) -> None:
+    """A chunk that calls ``load`` is shown at the call, not at an example of it in the
+    docstring or a block comment above (the rule found the call in the code lines; the
+    preview had looked for it in every line)."""
+    root = _write(
+        tmp_path,
+        {
+            "app/config.py": "def load(path):\n    return open(path).read()\n",
+            "app/main.py": 'def main(path):\n    """Start the app.\n\n    Example:\n'
+            '        load(\'app.toml\')\n    """\n    config = load(path)\n    return config\n',
+            "web/boot.js": "/*\n load('app.toml') reads it\n*/\nfunction boot(path) {\n"
+            "  const config = load(path);\n  return config;\n}\n",
+        },
+    )
+    results = _answer_about_uses(Index(root), "who calls load", "call")
+    shown = {r.path: r.preview for r in results}
+    assert shown["app/main.py"].startswith("    config = load(path)"), shown
+    assert shown["web/boot.js"].startswith("  const config = load(path);"), shown
+
+
 def test_a_types_uses_are_its_mentions_in_code_a_functions_its_calls(tmp_path: Path) -> None:
     """ "where is Store used" asks, of a type, for the code that names it (a field's type,
     a parameter's), not only for code that calls it like a function (``Store(``, a test

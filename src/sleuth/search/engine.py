@@ -20,7 +20,6 @@ from .classify import QueryPlan
 from .filters import Filters, chunk_category
 from .implementers import structural_implementers
 from .rank import (
-    COMMENT_LINE,
     SIGNALS,
     TYPE_KINDS,
     Scored,
@@ -35,7 +34,7 @@ from .rank import (
     named_line_in,
 )
 from .symbols import owned_member_spans
-from .uses import ASKED, use_matcher, use_scores
+from .uses import ASKED, code_lines, use_matcher, use_scores
 
 PREVIEW_LINES = 3
 #: With filters and too few candidates passing, the second try fetches this many times more.
@@ -368,14 +367,14 @@ def _type_lines(name: str) -> list[str]:
 def _use_line(text: str, plan: QueryPlan, language: str) -> int | None:
     """Where in a chunk holding the use a question asks for (0: its first line) the
     first line holding it is: the call, the import, the raise, rather than the first
-    line naming the name (an import, a comment). None when no one line shows it (a
-    type's head over several lines)."""
+    line naming the name (an import, a comment, an example in a docstring). None when no
+    one line shows it (a type's head over several lines)."""
     assert plan.uses_of is not None
-    lines = text.split("\n")
+    lines = code_lines(text, blank=True).split("\n")
     for flags in (0, re.I):
         asked = use_matcher(plan.uses_of, plan.use_kind, flags, language)
         for number, line in enumerate(lines):
-            if not COMMENT_LINE.match(line) and asked(line):
+            if line and asked(line):
                 return number
     return None
 

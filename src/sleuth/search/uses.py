@@ -630,8 +630,15 @@ _BLOCK_COMMENT = re.compile(r"(?m)^[ \t]*/\*[\s\S]*?\*/")
 _TRIPLE_QUOTED = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')
 
 
-def code_lines(text: str) -> str:
+def code_lines(text: str, blank: bool = False) -> str:
     """The text without its comment lines, block comments and triple-quoted strings: a
-    comment or a docstring that names a function is no use of it."""
-    text = _BLOCK_COMMENT.sub("", _TRIPLE_QUOTED.sub("", text))
-    return "\n".join(line for line in text.split("\n") if not COMMENT_LINE.match(line))
+    comment or a docstring that names a function is no use of it. With ``blank`` their
+    lines are left empty instead, so every line keeps its number (to show the use)."""
+
+    def gone(found: re.Match[str]) -> str:
+        return "\n" * found.group(0).count("\n") if blank else ""
+
+    lines = _BLOCK_COMMENT.sub(gone, _TRIPLE_QUOTED.sub(gone, text)).split("\n")
+    if blank:
+        return "\n".join("" if COMMENT_LINE.match(line) else line for line in lines)
+    return "\n".join(line for line in lines if not COMMENT_LINE.match(line))
