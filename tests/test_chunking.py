@@ -1935,3 +1935,18 @@ def test_a_broken_method_is_blanked_with_its_attribute() -> None:
     second = lines.index("        public void Second()") + 1
     assert by_name["Second"].start_line == second - 1  # its own [Fact]
     assert by_name["First"].kind == "method" and by_name["First"].end_line < second - 1
+
+
+def test_a_broken_class_is_blanked_with_its_template_line() -> None:
+    """A C++ class blanked without its ``template <..>`` line leaves that line to the
+    class after it, which then starts at the broken one and takes it in."""
+    source = (
+        "namespace n {\n\nint first() { return 1; }\n\ntemplate <typename T>\n"
+        "class Broken\n    : public Base<T, (T::size > 2 {\n"
+        "  using Base = typename Base<T>::type;\n\n  void f() { g(1); }\n};\n\n"
+        "template <typename U>\nclass Next {\n  void h() { return; }\n};\n\n"
+        "int area() { return 3; }\n\n}  // namespace n\n"
+    )
+    definitions = chunk_text("cpp", source)[1]
+    nexts = [d for d in definitions if d.name == "Next"]
+    assert [(d.start_line, d.parent) for d in nexts] == [(13, "n")], definitions

@@ -1709,8 +1709,8 @@ def _head(lines: list[str], indents: list[int | None], row: int) -> int:
 
 
 #: A line of attributes or annotations: ``@Test``, ``@app.get("/")``, ``[Fact]``,
-#: ``#[derive(Debug)]``.
-_ATTRIBUTE = re.compile(r"@[A-Za-z_]|\[[A-Z]|#!?\[")
+#: ``#[derive(Debug)]``, or a C++ template's parameters.
+_ATTRIBUTE = re.compile(r"@[A-Za-z_]|\[[A-Z]|#!?\[|template\s*<")
 
 
 def _damage(root: tree_sitter.Node, skip: Sequence[tuple[int, int]] = ()) -> int:
