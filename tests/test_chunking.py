@@ -1950,3 +1950,31 @@ def test_a_broken_class_is_blanked_with_its_template_line() -> None:
     definitions = chunk_text("cpp", source)[1]
     nexts = [d for d in definitions if d.name == "Next"]
     assert [(d.start_line, d.parent) for d in nexts] == [(13, "n")], definitions
+
+
+def test_a_file_read_as_one_error_is_read_again_from_scratch() -> None:
+    """Two methods mid-edit (a ``try {`` and a call left open) make the Kotlin grammar
+    read the whole file as one error. Parsed again from that tree, with a broken unit
+    blanked, the error is reused and stays; parsed from scratch, the file reads."""
+    source = (
+        "class Buffer(\n) : Platform() {\n  override fun first(\n  ) {\n    try {\n"
+        "        Proxy.newProxyInstance(\n        )\n"
+        "    } catch (e: InvocationTargetException) {\n    }\n  }\n"
+        "  override fun broken(sslSocket: SSLSocket): String? {\n    try {\n  }\n"
+        "  /**\n   */\n  private class Provider(\n  ) : InvocationHandler {\n"
+        "    override fun invoke(\n    ): Any? {\n"
+        "      val callArgs = args ?: arrayOf<Any?>()\n"
+        "      val methodName = method.name\n      val returnType = method.returnType\n"
+        '      if (methodName == "supports" && Boolean::class.javaPrimitiveType == returnType) {\n'
+        "        return method.invoke(this, *callArgs)\n      }\n    }\n  }\n"
+        "    fun second(): Platform? {\n"
+        '      val jvmVersion = System.getProperty("java.version", "unknown")\n'
+        "      try {\n        val version = jvmVersion.toInt()\n"
+        '        val providerClass = Class.forName("$className\\$ClientProvider", true, null)\n'
+        '        val getMethod = owner.getMethod("get", SSLSocket::class.java)\n'
+        "        return Buffer(\n      } catch (_: ClassNotFoundException) {\n    }\n"
+        "  }\n}\n"
+    )
+    by_name = {d.name: d for d in chunk_text("kotlin", source)[1]}
+    assert (by_name["first"].kind, by_name["first"].parent) == ("method", "Buffer")
+    assert (by_name["invoke"].kind, by_name["invoke"].parent) == ("method", "Provider")

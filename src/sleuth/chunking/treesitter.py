@@ -1519,10 +1519,10 @@ def _isolated(
     there (``_suspects``: a method that lost its closing brace takes in the next one,
     where the grammar stumbles), the unit before the first line deeper in brackets than
     its indentation says (``_unclosed``), the units holding a line that opens a string
-    it does not close (``_open_string``). A unit the grammar read as one error from its
-    first line is narrowed to the member that broke it (``_Blanking.narrowed``). The new
-    parse and the rows [start, end) of each unit blanked; None when no blanking
-    helped."""
+    it does not close (``_open_string``). The unit taken is narrowed to the member that
+    broke it (``_Blanking.narrowed``), and so is the unit opening at the first error,
+    which the grammar may have read as one error. The new parse and the rows
+    [start, end) of each unit blanked; None when no blanking helped."""
     blanking = _Blanking(parser, source, tree)
     lines, indents = blanking.lines, blanking.indents
     after = 0  # errors before this row sit in units already blanked or left as they are
@@ -1541,10 +1541,14 @@ def _isolated(
             trial = blanking.tried(max(start, after), end)
             if trial is not None and (best is None or trial.rank < best.rank):
                 best = trial  # the least damage left, by the fewest lines
-        # a unit read as one error from its first line: the member that broke it
-        if best is not None and best.unit[0] == row:
+        # the member that broke the unit blanked; and the unit opening where the error
+        # starts, which the grammar may have read as one error, whose blanking then
+        # cleared nothing outside it
+        if best is not None:
             best = blanking.narrowed(best.unit, best)
-        elif (opening := _opening(lines, indents, row)) is not None:
+        if (best is None or best.unit[0] != row) and (
+            opening := _opening(lines, indents, row)
+        ) is not None:
             found = blanking.narrowed(opening, best, better=True)
             if best is None or (found is not None and found.cost < best.cost):
                 best = found
@@ -1611,9 +1615,11 @@ class _Blanking:
             " " * len(line.encode("utf-8")) if first <= i < last else line
             for i, line in enumerate(self.lines)
         ]
-        edited = self.tree.copy()  # the parser reads again only around the blanked rows
-        at, end = self.offsets[first], self.offsets[last]
-        edited.edit(at, end, end, (first, 0), (last, 0), (last, 0))
+        edited = None
+        if self.tree.root_node.type != "ERROR":  # (an error as the root, reused, stays one)
+            edited = self.tree.copy()  # the parser reads again only around the blanked rows
+            at, end = self.offsets[first], self.offsets[last]
+            edited.edit(at, end, end, (first, 0), (last, 0), (last, 0))
         try:
             again = parse(self.parser, "\n".join(lines).encode("utf-8"), old_tree=edited)
         except ValueError:  # too long: the readings so far stand
@@ -1798,10 +1804,11 @@ def _unclosed(
             continue
         for deeper in [k for k in at_indent if k > indent]:
             del at_indent[deeper]
-        if _opens(lines[i]) and at_indent.get(indent, depth) < depth:
-            before = _sibling_before(lines, indents, i, after)
-            return [(before, i)] if before is not None else []
-        at_indent.setdefault(indent, depth)
+        if _opens(lines[i]):  # (a closing line sits deeper than its indentation says)
+            if at_indent.get(indent, depth) < depth:
+                before = _sibling_before(lines, indents, i, after)
+                return [(before, i)] if before is not None else []
+            at_indent.setdefault(indent, depth)
         depth += deltas[i]
     return []
 
