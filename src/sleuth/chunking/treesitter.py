@@ -1586,7 +1586,7 @@ class _Trial:
 
 class _Blanking:
     """A file's text and parse while its broken units are blanked, counting the parses
-    (``REPAIR_PARSES``)."""
+    (``REPAIR_PARSES``, and ``REPAIR_FRESH_BYTES`` while the file is one error)."""
 
     def __init__(self, parser: tree_sitter.Parser, source: bytes, tree: tree_sitter.Tree):
         self.parser = parser
@@ -1661,6 +1661,7 @@ class _Blanking:
             best, unit, better = trial, trial.unit, False
 
     def take(self, trial: _Trial) -> None:
+        """Go on from the text and parse of ``trial``."""
         self.tree, self.lines = trial.tree, trial.lines
         self.seen.clear()
 
@@ -1745,8 +1746,9 @@ def _damage(root: tree_sitter.Node, skip: Sequence[tuple[int, int]] = ()) -> int
 def _suspects(lines: list[str], indents: list[int | None], row: int) -> list[tuple[int, int]]:
     """Units that may have broken, given the first error at ``row``: each unit that
     holds it, from the top level to the innermost (a statement of a method of a class),
-    and the sibling before a unit whose first line the error is on; or the line itself
-    when it is a preprocessor line (``#ifndef`` around a whole C file that broke)."""
+    and the sibling before a unit whose first line the error is on; first of all the
+    line itself when it is a preprocessor line (``#ifndef`` around a whole C file that
+    broke) or an attribute (``_holding``)."""
     suspects = []
     for start, end in _holding(lines, indents, row):
         suspects.append((start, end))
@@ -1773,7 +1775,7 @@ def _sibling_before(
         return None
     for i in range(row - 1, low - 1, -1):
         indent = indents[i]
-        if indent is None or level is None or indent > level:
+        if indent is None or indent > level:
             continue
         if indent < level:
             return None
