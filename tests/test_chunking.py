@@ -1978,3 +1978,19 @@ def test_a_file_read_as_one_error_is_read_again_from_scratch() -> None:
     by_name = {d.name: d for d in chunk_text("kotlin", source)[1]}
     assert (by_name["first"].kind, by_name["first"].parent) == ("method", "Buffer")
     assert (by_name["invoke"].kind, by_name["invoke"].parent) == ("method", "Provider")
+
+
+def test_a_string_left_open_before_small_errors_is_read_again() -> None:
+    """A string opened on a method's first line turns the next string inside out: the
+    grammar reports only small errors (no large one, brackets in balance), but the
+    methods between are lost. The first error after a line that opens a string it does
+    not close is reason enough to read the file again."""
+    source = (
+        'module Rack\n  class RewindableInput\n    def initialize(io) "\n      @io = io\n'
+        "    end\n\n    def gets\n      @io.gets\n    end\n\n    def size\n"
+        '      buffer = "".dup\n      buffer.size\n    end\n\n    def close\n'
+        "      @io.close\n    end\n  end\nend\n"
+    )
+    by_name = {d.name: d for d in chunk_text("ruby", source)[1]}
+    assert {"gets", "size", "close"} <= set(by_name), sorted(by_name)
+    assert by_name["size"].parent == "RewindableInput"

@@ -1437,7 +1437,7 @@ def treesitter_chunks(
     chunker = _Chunker(language, lines)
     chunks = chunker.chunks(tree.root_node)
     definitions = [d for d in chunker.definitions if d.name]
-    if tree.root_node.has_error and REPAIRS and _worth_reading_again(tree, len(lines)):
+    if tree.root_node.has_error and REPAIRS and _worth_reading_again(tree, lines):
         repaired = _isolated(parser, source, tree)
         if repaired is not None:
             again, units = repaired
@@ -1467,12 +1467,17 @@ def treesitter_chunks(
     return chunks, definitions
 
 
-def _worth_reading_again(tree: tree_sitter.Tree, count: int) -> bool:
+def _worth_reading_again(tree: tree_sitter.Tree, lines: list[str]) -> bool:
     """Whether a parse's errors may have cost definitions: an error holds a good part
-    of the file, a bracket had to be assumed, or the file's brackets do not balance.
-    A construct the grammar merely skipped (a macro in C++ or Rust) leaves none of
-    these, and costs no second reading."""
+    of the file, a bracket had to be assumed, the file's brackets do not balance, or
+    the first error comes after a line that opens a string it does not close (every
+    later string turned inside out). A construct the grammar merely skipped (a macro in
+    C++ or Rust) leaves none of these, and costs no second reading."""
+    count = len(lines)
     if sum(_bracket_deltas(tree, count)):
+        return True
+    opened = _open_string(lines, 0)
+    if opened is not None and (_first_error_row(tree.root_node, 0) or 0) >= opened:
         return True
     least = min(50, max(3, count // 4))
     return any(
