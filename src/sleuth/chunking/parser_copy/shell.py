@@ -21,11 +21,21 @@ _ZSH_BRACE_CLOSE = re.compile(
     r"\{[ \t](?:[^\n{}]|\$\{[^\n{}]*\})*?[^;&\s{}\\]([ \t]+)\}(?=[ \t]*(?:#[^\n]*)?\n)"
 )
 
+#: zsh's ``{cmd; ..}`` opened without a space (``cd "$x" || {echo "no $x"; return 1}``),
+#: a word to bash, which nests every later function in it: read as the subshell
+#: ``(cmd; ..)``, the same length. A brace expansion (``{a,b}``) has no space or ``;``.
+_ZSH_BRACE_OPEN = re.compile(
+    r"(?<![$\w{])\{(?=[A-Za-z_])"
+    r"((?:[^\n{}'\"]|'[^'\n]*'|\"[^\"\n]*\"|\$\{[^{}\n]*\})*?[ ;]"
+    r"(?:[^\n{}'\"]|'[^'\n]*'|\"[^\"\n]*\"|\$\{[^{}\n]*\})*?)\}"
+)
+
 
 def rewrite_bash(text: str) -> str:
     """Shell forms tree-sitter-bash misreads, each of which lost the functions after it:
     expansions with operators or zsh flags, and zsh's ``$+name``, subscripts, glob
-    qualifiers and braces closed without ``;`` (``.zsh`` files are read as bash)."""
+    qualifiers and braces closed without ``;`` or opened without a space (``.zsh``
+    files are read as bash)."""
     if "${" in text:
         while (rewritten := _BASH_EXPANSION.sub(_x_expansion, text)) != text:
             text = rewritten
@@ -37,6 +47,8 @@ def rewrite_bash(text: str) -> str:
         text = _ZSH_GLOB_QUALIFIER.sub(lambda m: "_" + m.group(0)[1:-1] + "_", text)
     if " }" in text:
         text = _ZSH_BRACE_CLOSE.sub(lambda m: m.group(0)[: m.end(1) - m.start(0) - 1] + ";}", text)
+    if "{" in text:
+        text = _ZSH_BRACE_OPEN.sub(lambda m: "(" + m.group(1) + ")", text)
     return text
 
 
