@@ -1609,7 +1609,8 @@ def test_rust_methods_declared_through_a_macro_of_the_same_file() -> None:
 
 def test_zsh_go_type_groups_and_elixir_macro_heads() -> None:
     """zsh read as bash: ``(( $+commands[x] ))``, ``${(f)"$(cmd)"}`` and a brace group
-    closed without ``;`` lost or nested every function after them. Go's ``type ( .. )``
+    closed without ``;`` or opened without a space lost or nested every function after
+    them. Go's ``type ( .. )``
     group named only its first type (or none after a comment). Elixir's ``@spec
     defguard(Macro.t())`` and ``defmacro def(call, ..)`` were bogus definitions."""
     _, definitions = checked_chunks(
@@ -1617,12 +1618,16 @@ def test_zsh_go_type_groups_and_elixir_macro_heads() -> None:
         'function gdv() { git diff -w "$@" | view - }\n\n'
         "if (( $+commands[rg] )); then\n  alias grep=rg\nfi\n\n"
         'function _omz::plugin::enable {\n  local lines=(${(f)"$(cat $zshrc)"})\n}\n\n'
-        'function ggf() {\n  git push --force origin "${b:=$1}"\n}\n',
+        'function ggf() {\n  git push --force origin "${b:=$1}"\n}\n\n'
+        'jump() {\n  cd "$(readlink $1)" || {echo "No such mark: $1"; return 1}\n}\n\n'
+        "mark() {\n  ln -s $PWD $1\n}\n",
     )
     assert [(d.name, d.parent) for d in definitions] == [
         ("gdv", ""),
         ("_omz::plugin::enable", ""),
         ("ggf", ""),
+        ("jump", ""),
+        ("mark", ""),
     ]
     _, definitions = checked_chunks(
         "go",
