@@ -1999,3 +1999,32 @@ def test_a_string_left_open_before_small_errors_is_read_again() -> None:
     by_name = {d.name: d for d in chunk_text("ruby", source)[1]}
     assert {"gets", "size", "close"} <= set(by_name), sorted(by_name)
     assert by_name["size"].parent == "RewindableInput"
+
+
+def test_a_method_mid_edit_inside_a_configuration_macro() -> None:
+    """A method that lost its closing brace inside a Rust configuration macro
+    (``cfg_io_driver! {``, whose first line the parser's copy blanks) took in the
+    macro blocks after it: their items were lost. Units are found in the file's own
+    lines, where the macro block is one."""
+    source = (
+        "use std::io;\n\ncfg_io_driver! {\n"
+        "    pub(crate) type IoDriver = crate::runtime::io::Driver;\n\n"
+        "    pub(crate) enum IoHandle {\n        Enabled(Handle),\n"
+        "        Disabled(UnparkThread),\n    }\n\n    impl IoHandle {\n"
+        "        pub(crate) fn unpark(&self) {\n            match self {\n"
+        "                IoHandle::Enabled(handle) => handle.unpark(),\n"
+        "                IoHandle::Disabled(handle) => handle.unpark(),\n"
+        "            }\n        }\n\n"
+        "        pub(crate) fn as_ref(&self) -> Option<&Handle> {\n"
+        "            match self {\n                IoHandle::Enabled(v) => Some(v),\n"
+        "                IoHandle::Disabled(..) => None,\n            }\n    }\n}\n\n"
+        "cfg_not_io_driver! {\n    pub(crate) type IoHandle = UnparkThread;\n\n"
+        "    fn create_io_stack(enabled: bool) -> io::Result<IoStack> {\n"
+        "        Ok(IoStack(ParkThread::new()))\n    }\n\n    impl IoStack {\n"
+        "        pub(crate) fn park(&mut self) {\n            self.0.park();\n"
+        "        }\n    }\n}\n\n"
+        "pub(crate) fn create_clock(enable_pausing: bool) -> Clock {\n"
+        "    Clock::new(enable_pausing)\n}\n"
+    )
+    found = {(d.name, d.kind) for d in chunk_text("rust", source)[1]}
+    assert {("create_io_stack", "function"), ("IoStack", "impl"), ("park", "method")} <= found

@@ -1438,7 +1438,7 @@ def treesitter_chunks(
     chunks = chunker.chunks(tree.root_node)
     definitions = [d for d in chunker.definitions if d.name]
     if tree.root_node.has_error and REPAIRS and _worth_reading_again(tree, lines):
-        repaired = _isolated(parser, source, tree)
+        repaired = _isolated(parser, source, tree, lines)
         if repaired is not None:
             again, units = repaired
             chunker = _Chunker(language, lines)
@@ -1519,7 +1519,7 @@ REPAIR_FRESH_BYTES = 1_000_000
 
 
 def _isolated(
-    parser: tree_sitter.Parser, source: bytes, tree: tree_sitter.Tree
+    parser: tree_sitter.Parser, source: bytes, tree: tree_sitter.Tree, shape: list[str]
 ) -> tuple[tree_sitter.Tree, list[tuple[int, int]]] | None:
     """The parse of ``source`` with its broken units blanked, one at a time in order,
     while each blanking also clears errors outside its unit (``_damage``). Suspects at
@@ -1530,9 +1530,11 @@ def _isolated(
     it does not close (``_open_string``). The unit taken is narrowed to the member that
     broke it (``_Blanking.narrowed``), and so is the unit opening at the first error,
     which the grammar may have read as one error. The new parse and the rows
-    [start, end) of each unit blanked; None when no blanking helped."""
-    blanking = _Blanking(parser, source, tree)
-    lines, indents = blanking.lines, blanking.indents
+    [start, end) of each unit blanked; None when no blanking helped. Units are found in
+    ``shape``, the file's own lines: the parser's copy may have blanked a unit's first
+    line (Rust's ``cfg_rt! {``)."""
+    blanking = _Blanking(parser, source, tree, shape)
+    lines, indents = blanking.shape, blanking.indents
     after = 0  # errors before this row sit in units already blanked or left as they are
     units: list[tuple[int, int]] = []
     for _ in range(REPAIRS):
@@ -1565,7 +1567,7 @@ def _isolated(
         blanking.take(best)
         units.append(best.unit)
         after = best.unit[1]
-        lines = blanking.lines
+        lines = blanking.shape
     return (blanking.tree, units) if units else None
 
 
@@ -1593,11 +1595,14 @@ class _Blanking:
     """A file's text and parse while its broken units are blanked, counting the parses
     (``REPAIR_PARSES``, and ``REPAIR_FRESH_BYTES`` while the file is one error)."""
 
-    def __init__(self, parser: tree_sitter.Parser, source: bytes, tree: tree_sitter.Tree):
+    def __init__(
+        self, parser: tree_sitter.Parser, source: bytes, tree: tree_sitter.Tree, shape: list[str]
+    ):
         self.parser = parser
         self.tree = tree
-        self.lines = source.decode("utf-8").split("\n")
-        self.indents = [_indent(line) for line in self.lines]
+        self.lines = source.decode("utf-8").split("\n")  # the parser's copy
+        self.shape = list(shape)  # the file's own lines, where units are found
+        self.indents = [_indent(line) for line in self.shape]
         # where each row starts, in bytes: blanking keeps every line's length
         self.offsets = list(
             itertools.accumulate((len(line.encode("utf-8")) + 1 for line in self.lines), initial=0)
@@ -1652,7 +1657,7 @@ class _Blanking:
         member; ``best`` when no single member does."""
         while True:
             bound = len(self.lines) if best is None else best.hurt - better
-            members = _members(self.lines, self.indents, *unit)
+            members = _members(self.shape, self.indents, *unit)
             while len(members) > 1:
                 half = members[: len(members) // 2]
                 trial = self.tried(half[0][0], half[-1][1])
@@ -1668,6 +1673,8 @@ class _Blanking:
     def take(self, trial: _Trial) -> None:
         """Go on from the text and parse of ``trial``."""
         self.tree, self.lines = trial.tree, trial.lines
+        first, last = trial.unit
+        self.shape[first:last] = [""] * (last - first)
         self.seen.clear()
 
 
