@@ -2028,3 +2028,26 @@ def test_a_method_mid_edit_inside_a_configuration_macro() -> None:
     )
     found = {(d.name, d.kind) for d in chunk_text("rust", source)[1]}
     assert {("create_io_stack", "function"), ("IoStack", "impl"), ("park", "method")} <= found
+
+
+def test_an_error_on_the_first_member_suspects_the_unit_before() -> None:
+    """A match arm cut short in one impl: the grammar gives up at the first method of
+    the next impl, and every method after it was lost. The unit before the one whose
+    first member the error is on is a suspect, as it is for an error on its first line."""
+    source = (
+        "impl FromArgMatches for CliSub {\n"
+        "    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, Error> {\n"
+        "        match matches.subcommand() {\n            Some((_, _)) => {\n"
+        "                return Err(Error::raw(\n"
+        "                    ErrorKind::InvalidSubcommand,\n"
+        '                    "Valid subcommands are `add` and `remove`",\n'
+        "                ));\n            }\n            None =\n        };\n"
+        "        Ok(())\n    }\n}\n\nimpl Subcommand for CliSub {\n"
+        "    fn augment_subcommands(cmd: Command) -> Command {\n"
+        '        cmd.subcommand(AddArgs::augment_args(Command::new("add")))\n    }\n'
+        "    fn has_subcommand(name: &str) -> bool {\n"
+        '        matches!(name, "add" | "remove")\n    }\n}\n\nstruct Cli {\n'
+        "    top_level: bool,\n}\n"
+    )
+    found = {(d.name, d.kind) for d in chunk_text("rust", source)[1]}
+    assert {("augment_subcommands", "method"), ("has_subcommand", "method")} <= found, found

@@ -1764,7 +1764,12 @@ def _suspects(lines: list[str], indents: list[int | None], row: int) -> list[tup
     suspects = []
     for start, end in _holding(lines, indents, row):
         suspects.append((start, end))
-        before = _sibling_before(lines, indents, start) if start == row else None
+        # the error on its first line, or on its first member's (an impl whose first
+        # method is where the grammar gave up on the impl before it)
+        opening = start == row or not any(
+            indents[i] is not None and _opens(lines[i]) for i in range(start + 1, row)
+        )
+        before = _sibling_before(lines, indents, start) if opening else None
         if before is not None:
             suspects.append((before, start))
     return suspects
