@@ -2051,3 +2051,28 @@ def test_an_error_on_the_first_member_suspects_the_unit_before() -> None:
     )
     found = {(d.name, d.kind) for d in chunk_text("rust", source)[1]}
     assert {("augment_subcommands", "method"), ("has_subcommand", "method")} <= found, found
+
+
+def test_a_single_quote_left_open_in_shell() -> None:
+    """Shell's single-quoted strings span lines: one left open turns every later string
+    inside out, and the functions after it were lost. The first line that leaves a
+    single-quoted string open is a suspect too (double-quoted text, comments and
+    ``'\\''`` aside)."""
+    source = (
+        "function docker-remove-images() {\n"
+        "\tabout 'attempt to remove images with supplied tags or all if no tags are supplied'\n"
+        "\tgroup 'docker'\n"
+        "\tdocker rmi $(echo \"${ID_ARRAY[@]}\" | tr ' ' '\\n' | sort -u)\n}\n\n"
+        "function docker-image-dependencies() {\n"
+        "\tabout 'attempt to create a Graphiz image of the supplied image ID dependencies'\n"
+        "\tgroup 'docker' '\n\tif hash dot 2> /dev/null; then\n"
+        '\t\tdocker images -viz | dot -Tpng -o "$1".png\n\tfi\n}\n\n'
+        "function docker-runtime-environment() {\n"
+        "\tabout 'attempt to list the environmental variables of the supplied image ID'\n"
+        "\tgroup 'docker'\n\tdocker run \"$@\" env\n}\n\n"
+        "function docker-archive-content() {\n"
+        "\tabout 'show the content of the provided Docker image archive'\n"
+        "\tgroup 'docker'\n\ttar -xOf \"$1\" manifest.json\n}\n"
+    )
+    names = [d.name for d in chunk_text("bash", source)[1]]
+    assert names[-2:] == ["docker-runtime-environment", "docker-archive-content"], names

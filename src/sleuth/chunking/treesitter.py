@@ -1437,8 +1437,9 @@ def treesitter_chunks(
     chunker = _Chunker(language, lines)
     chunks = chunker.chunks(tree.root_node)
     definitions = [d for d in chunker.definitions if d.name]
-    if tree.root_node.has_error and REPAIRS and _worth_reading_again(tree, lines):
-        repaired = _isolated(parser, source, tree, lines)
+    single = language if language in _SINGLE_QUOTED_SPAN else None
+    if tree.root_node.has_error and REPAIRS and _worth_reading_again(tree, lines, single):
+        repaired = _isolated(parser, source, tree, lines, single)
         if repaired is not None:
             again, units = repaired
             chunker = _Chunker(language, lines)
@@ -1467,7 +1468,7 @@ def treesitter_chunks(
     return chunks, definitions
 
 
-def _worth_reading_again(tree: tree_sitter.Tree, lines: list[str]) -> bool:
+def _worth_reading_again(tree: tree_sitter.Tree, lines: list[str], single: str | None) -> bool:
     """Whether a parse's errors may have cost definitions: an error holds a good part
     of the file, a bracket had to be assumed, the file's brackets do not balance, or
     the first error comes after a line that opens a string it does not close (every
@@ -1476,8 +1477,8 @@ def _worth_reading_again(tree: tree_sitter.Tree, lines: list[str]) -> bool:
     count = len(lines)
     if sum(_bracket_deltas(tree, count)):
         return True
-    opened = _open_string(lines, 0)
-    if opened is not None and (_first_error_row(tree.root_node, 0) or 0) >= opened:
+    opened = _open_string(lines, 0, single)
+    if opened and (_first_error_row(tree.root_node, 0) or 0) >= opened[0]:
         return True
     least = min(50, max(3, count // 4))
     return any(
@@ -1519,7 +1520,11 @@ REPAIR_FRESH_BYTES = 1_000_000
 
 
 def _isolated(
-    parser: tree_sitter.Parser, source: bytes, tree: tree_sitter.Tree, shape: list[str]
+    parser: tree_sitter.Parser,
+    source: bytes,
+    tree: tree_sitter.Tree,
+    shape: list[str],
+    single: str | None = None,
 ) -> tuple[tree_sitter.Tree, list[tuple[int, int]]] | None:
     """The parse of ``source`` with its broken units blanked, one at a time in order,
     while each blanking also clears errors outside its unit (``_damage``). Suspects at
@@ -1544,8 +1549,7 @@ def _isolated(
         best: _Trial | None = None
         suspects = _suspects(lines, indents, row)
         suspects += _unclosed(lines, indents, after, blanking.tree)
-        opened = _open_string(lines, after)
-        if opened is not None:
+        for opened in _open_string(lines, after, single):
             suspects += _holding(lines, indents, opened)
         for start, end in dict.fromkeys(_headed(lines, indents, *u) for u in suspects):
             trial = blanking.tried(max(start, after), end)
@@ -1869,20 +1873,64 @@ def _bracket_query(grammar: tree_sitter.Language) -> tree_sitter.Query | None:
 _BRACKETS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
 
 
-def _open_string(lines: list[str], after: int) -> int | None:
+def _open_string(lines: list[str], after: int, single: str | None = None) -> list[int]:
     """The first line from ``after`` on that opens a string it does not close: an odd
-    number of double quotes, none of them tripled. In a language whose strings span
+    number of double quotes, none of them tripled; and with ``single`` (the language)
+    the first that leaves a single-quoted string open. In a language whose strings span
     lines, the grammar reads on from there with every later string turned inside out,
     and reports the error wherever that stops fitting, or at the class around it."""
-    for i in range(after, len(lines)):
-        line = lines[i]
-        if '"' in line and '"""' not in line and len(_QUOTE.findall(line)) % 2:
-            return i
-    return None
+    found = next(
+        (
+            i
+            for i in range(after, len(lines))
+            if '"' in lines[i] and '"""' not in lines[i] and len(_QUOTE.findall(lines[i])) % 2
+        ),
+        None,
+    )
+    opened = [] if found is None else [found]
+    if single is not None:
+        quoted = next(
+            (
+                i
+                for i in range(after, len(lines))
+                if "'" in lines[i] and _leaves_open(lines[i], single)
+            ),
+            None,
+        )
+        if quoted is not None and quoted != found:
+            opened.append(quoted)
+    return sorted(opened)
 
 
 #: A double quote that is not escaped.
 _QUOTE = re.compile(r'(?<!\\)"')
+#: Languages whose single-quoted strings may span lines (shell, Ruby), or whose grammar
+#: reads on after one left open (Lua), with what starts a comment there.
+_SINGLE_QUOTED_SPAN = {"bash": "#", "lua": "--", "ruby": "#"}
+
+
+def _leaves_open(line: str, language: str) -> bool:
+    """Whether ``line`` ends inside a single-quoted string: read in order, double-quoted
+    text and comments aside (no escapes inside shell's single quotes)."""
+    comment = _SINGLE_QUOTED_SPAN[language]
+    escapes = language != "bash"
+    inside = None  # the quote whose string the reading is in
+    i = 0
+    while i < len(line):
+        char = line[i]
+        if inside is None:
+            if char == "\\":
+                i += 1
+            elif char in "'\"":
+                inside = char
+            elif line.startswith(comment, i) and (i == 0 or line[i - 1] in " \t;"):
+                break
+        elif char == "\\" and (escapes or inside == '"'):
+            i += 1
+        elif char == inside:
+            inside = None
+        i += 1
+    return inside == "'"
 
 
 def _units(lines: list[str], indents: list[int | None], row: int) -> Iterator[tuple[int, int, int]]:
