@@ -2,8 +2,8 @@
 
 An editor or an agent saves files half-written, and the live index re-reads them at
 once. This script takes real files of indexed trees, edits one line in the middle half
-of each halfway (``--edit``: its closing bracket dropped, a string opened, the line cut
-in half), and counts how many of the file's
+of each halfway (``--edit``: its closing bracket dropped, a string opened with ``"`` or
+``'``, the line cut in half), and counts how many of the file's
 definitions (name and kind) the chunker still finds: with the broken unit read apart
 (``treesitter._isolated``, as shipped) and without (``REPAIRS = 0``), in the same run.
 It also counts the files that lose half their definitions or more.
@@ -58,8 +58,8 @@ def files_by_language(roots: list[Path]) -> dict[str, list[tuple[Path, str]]]:
 
 def half_edited(text: str, rng: random.Random, edit: str = "bracket") -> str | None:
     """The text with one line of its middle half edited halfway: its last closing
-    bracket dropped (``bracket``), a string opened at its end (``quote``), or the line
-    cut at half its length (``cut``)."""
+    bracket dropped (``bracket``), a string opened at its end (``quote``, ``squote``:
+    with a single quote), or the line cut at half its length (``cut``)."""
     lines = text.split("\n")
     quarter = len(lines) // 4
     middle = range(quarter, len(lines) - quarter)
@@ -76,6 +76,8 @@ def half_edited(text: str, rng: random.Random, edit: str = "bracket") -> str | N
         lines[i] = line[:cut] + line[cut + 1 :]
     elif edit == "quote":
         lines[i] = line + ' "'
+    elif edit == "squote":
+        lines[i] = line + " '"
     else:
         lines[i] = line[: len(line) - len(line.strip()) // 2]
     return "\n".join(lines)
@@ -124,7 +126,7 @@ def main() -> None:
     parser.add_argument("roots", nargs="+", type=Path, help="folders of source trees")
     parser.add_argument("--per-language", type=int, default=60)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--edit", choices=["bracket", "quote", "cut"], default="bracket")
+    parser.add_argument("--edit", choices=["bracket", "quote", "squote", "cut"], default="bracket")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     emit(measure(args.roots, args.per_language, args.seed, args.edit), args.out)

@@ -1904,9 +1904,10 @@ def _open_string(lines: list[str], after: int, single: str | None = None) -> lis
 
 #: A double quote that is not escaped.
 _QUOTE = re.compile(r'(?<!\\)"')
-#: Languages whose single-quoted strings may span lines (shell, Ruby), or whose grammar
-#: reads on after one left open (Lua), with what starts a comment there.
-_SINGLE_QUOTED_SPAN = {"bash": "#", "lua": "--", "ruby": "#"}
+#: Languages whose single-quoted strings may span lines (shell, Ruby, Elixir's
+#: charlists), or whose grammar reads on after one left open (Lua), with what starts a
+#: comment there.
+_SINGLE_QUOTED_SPAN = {"bash": "#", "elixir": "#", "lua": "--", "ruby": "#"}
 
 
 def _leaves_open(line: str, language: str) -> bool:
