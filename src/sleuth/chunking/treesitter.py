@@ -1905,15 +1905,24 @@ def _open_string(lines: list[str], after: int, single: str | None = None) -> lis
 #: A double quote that is not escaped.
 _QUOTE = re.compile(r'(?<!\\)"')
 #: Languages whose single-quoted strings may span lines (shell, Ruby, Elixir's
-#: charlists), or whose grammar reads on after one left open (Lua), with what starts a
-#: comment there.
-_SINGLE_QUOTED_SPAN = {"bash": "#", "elixir": "#", "lua": "--", "ruby": "#"}
+#: charlists), or whose grammar reads on after one left open (Lua, Kotlin's character
+#: literals), with what starts a comment there (the first also after code).
+_SINGLE_QUOTED_SPAN = {
+    "bash": ("#",),
+    "elixir": ("#",),
+    "kotlin": ("//", "/*", "*"),
+    "lua": ("--",),
+    "ruby": ("#",),
+}
 
 
 def _leaves_open(line: str, language: str) -> bool:
     """Whether ``line`` ends inside a single-quoted string: read in order, double-quoted
     text and comments aside (no escapes inside shell's single quotes)."""
-    comment = _SINGLE_QUOTED_SPAN[language]
+    comments = _SINGLE_QUOTED_SPAN[language]
+    if line.lstrip().startswith(comments):
+        return False
+    comment = comments[0]
     escapes = language != "bash"
     inside = None  # the quote whose string the reading is in
     i = 0
