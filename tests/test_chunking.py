@@ -2055,7 +2055,8 @@ def test_an_error_on_the_first_member_suspects_the_unit_before() -> None:
 
 def test_a_single_quote_left_open_in_shell() -> None:
     """Shell's single-quoted strings span lines: one left open turns every later string
-    inside out, and the functions after it were lost. The first line that leaves a
+    inside out, and the functions after it were lost (in Kotlin, after a character
+    literal left open). The first line that leaves a
     single-quoted string open is a suspect too (double-quoted text, comments and
     ``'\\''`` aside)."""
     source = (
@@ -2076,3 +2077,21 @@ def test_a_single_quote_left_open_in_shell() -> None:
     )
     names = [d.name for d in chunk_text("bash", source)[1]]
     assert names[-2:] == ["docker-runtime-environment", "docker-archive-content"], names
+
+    # Kotlin's grammar reads on after a character literal left open
+    kotlin = (
+        "class MultipartBody(\n  val parts: List<Part>,\n) : RequestBody() {\n"
+        "  fun type(): MediaType = type\n\n  @Throws(IOException::class) '\n"
+        "  private fun writeOrCountBytes(sink: BufferedSink?): Long {\n"
+        "    var byteCount = 0L\n    return byteCount\n  }\n\n  class Builder {\n"
+        "    fun setType(type: MediaType) =\n      apply {\n"
+        '        require(type.type == "multipart") { "multipart != $type" }\n'
+        "      }\n  }\n\n  companion object {\n"
+        "    internal fun StringBuilder.appendQuotedString(key: String) {\n"
+        "      append('\"')\n      for (i in 0 until key.length) {\n"
+        "        when (val ch = key[i]) {\n          '\\n' -> append(\"%0A\")\n"
+        '          \'"\' -> append("%22")\n          else -> append(ch)\n        }\n'
+        "      }\n      append('\"')\n    }\n  }\n}\n"
+    )
+    names = {d.name for d in chunk_text("kotlin", kotlin)[1]}
+    assert {"writeOrCountBytes", "setType", "appendQuotedString"} <= names, names
