@@ -1893,7 +1893,7 @@ def _open_string(lines: list[str], after: int, single: str | None = None) -> lis
             (
                 i
                 for i in range(after, len(lines))
-                if "'" in lines[i] and _leaves_open(lines[i], single)
+                if "'" in lines[i] and "'''" not in lines[i] and _leaves_open(lines[i], single)
             ),
             None,
         )
@@ -1905,13 +1905,14 @@ def _open_string(lines: list[str], after: int, single: str | None = None) -> lis
 #: A double quote that is not escaped.
 _QUOTE = re.compile(r'(?<!\\)"')
 #: Languages whose single-quoted strings may span lines (shell, Ruby, Elixir's
-#: charlists), or whose grammar reads on after one left open (Lua, Kotlin's character
-#: literals), with what starts a comment there (the first also after code).
+#: charlists), or whose grammar reads on after one left open (Lua, Python, Kotlin's
+#: character literals), with what starts a comment there (the first also after code).
 _SINGLE_QUOTED_SPAN = {
     "bash": ("#",),
     "elixir": ("#",),
     "kotlin": ("//", "/*", "*"),
     "lua": ("--",),
+    "python": ("#",),
     "ruby": ("#",),
 }
 
