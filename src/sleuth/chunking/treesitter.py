@@ -1568,10 +1568,9 @@ def _isolated(
                 best = found
         if best is None:
             break
-        blanking.take(best)
+        blanking.take(best)  # (blanks its rows in ``lines`` too: the same list)
         units.append(best.unit)
         after = best.unit[1]
-        lines = blanking.shape
     return (blanking.tree, units) if units else None
 
 
@@ -1695,10 +1694,7 @@ def _members(
     """The units at the next indentation inside the unit of rows [start, end), as rows
     [start, end) each: a class's methods, a function's statements."""
     level = indents[start]
-    inner = [indents[i] for i in range(start + 1, end)]
-    deeper = min(
-        (i for i in inner if i is not None and level is not None and i > level), default=None
-    )
+    deeper = None if level is None else _next_level(indents, level, range(start + 1, end))
     if deeper is None:
         return []
     members: list[tuple[int, int]] = []
@@ -1879,27 +1875,22 @@ def _open_string(lines: list[str], after: int, single: str | None = None) -> lis
     the first that leaves a single-quoted string open. In a language whose strings span
     lines, the grammar reads on from there with every later string turned inside out,
     and reports the error wherever that stops fitting, or at the class around it."""
-    found = next(
-        (
-            i
-            for i in range(after, len(lines))
-            if '"' in lines[i] and '"""' not in lines[i] and len(_QUOTE.findall(lines[i])) % 2
-        ),
-        None,
-    )
-    opened = [] if found is None else [found]
+    leaves_open = [_leaves_double_open]
     if single is not None:
-        quoted = next(
-            (
-                i
-                for i in range(after, len(lines))
-                if "'" in lines[i] and "'''" not in lines[i] and _leaves_open(lines[i], single)
-            ),
-            None,
-        )
-        if quoted is not None and quoted != found:
-            opened.append(quoted)
-    return sorted(opened)
+        leaves_open.append(lambda line: _leaves_single_open(line, single))
+    rows = range(after, len(lines))
+    found = (next((i for i in rows if open_(lines[i])), None) for open_ in leaves_open)
+    return sorted({i for i in found if i is not None})
+
+
+def _leaves_double_open(line: str) -> bool:
+    """An odd number of double quotes, none of them tripled."""
+    return '"' in line and '"""' not in line and len(_QUOTE.findall(line)) % 2 == 1
+
+
+def _leaves_single_open(line: str, language: str) -> bool:
+    """``_leaves_open``, for a line with a single quote and none tripled."""
+    return "'" in line and "'''" not in line and _leaves_open(line, language)
 
 
 #: A double quote that is not escaped.
@@ -1964,11 +1955,18 @@ def _units(lines: list[str], indents: list[int | None], row: int) -> Iterator[tu
                 end = i
                 break
         yield start, end, level
-        inner = [indents[i] for i in range(start + 1, row + 1)]
-        deeper = min((i for i in inner if i is not None and i > level), default=None)
+        deeper = _next_level(indents, level, range(start + 1, row + 1))
         if deeper is None:
             return
         low, high, level = start + 1, end, deeper
+
+
+def _next_level(indents: list[int | None], level: int, rows: range) -> int | None:
+    """The least indentation deeper than ``level`` among ``rows``: their members'."""
+    return min(
+        (indent for i in rows if (indent := indents[i]) is not None and indent > level),
+        default=None,
+    )
 
 
 #: A line that closes or goes on with a unit rather than opens one: a closing bracket,
