@@ -556,7 +556,7 @@ class Index:
         threads sharing this instance wait for the view, not for that. A question about
         uses is embedded later, and only if no chunk holds the name: the vectors do not
         rank its answers otherwise."""
-        embed = self._embed_static_query if tier == "static" else self._embed_query
+        embed = self._query_embedder(tier)
         if plan.uses_of:
             return functools.cache(lambda: embed(plan.text))
         vector = embed(plan.text)
@@ -639,7 +639,7 @@ class Index:
             )
         embed_query = None
         if used != "lexical":
-            embed_query = self._embed_static_query if tier == "static" else self._embed_query
+            embed_query = self._query_embedder(tier)
             if vector is not None:
                 embed_query = lambda _text: vector()  # noqa: E731
         if used == "hybrid" and tier == "static":
@@ -752,6 +752,10 @@ class Index:
         if len(self._static_vectors) < 0.999 * chunk_count or self._static_table_id() is None:
             return None
         return VectorSide(self._static_vectors, self._embed_static_query)
+
+    def _query_embedder(self, tier: str) -> Callable[[str], np.ndarray]:
+        """What embeds a query for the tier whose vectors it is compared with."""
+        return self._embed_static_query if tier == "static" else self._embed_query
 
     def _embed_static_query(self, text: str) -> np.ndarray:
         return self.static_embedder.embed_query(text)

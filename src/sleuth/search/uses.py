@@ -517,8 +517,12 @@ def _without_type_arguments(text: str) -> str:
     previous = None
     while previous != text:
         previous = text
-        text = re.sub(r"(?<=[\w$])\s*(<[^<>\[\]]*>|\[[^\[\]<>]*\])", _blank_brackets, text)
+        text = _TYPE_ARGUMENTS.sub(_blank_brackets, text)
     return text
+
+
+#: Type arguments after a name, innermost first: ``<Provider>``, ``[Flask]``.
+_TYPE_ARGUMENTS = re.compile(r"(?<=[\w$])\s*(<[^<>\[\]]*>|\[[^\[\]<>]*\])")
 
 
 def _blank_brackets(match: re.Match[str]) -> str:
