@@ -3,10 +3,11 @@
 An editor or an agent saves files half-written, and the live index re-reads them at
 once. This script takes real files of indexed trees, edits one line in the middle half
 of each halfway (``--edit``: its closing bracket dropped, a string opened with ``"`` or
-``'``, the line cut in half), and counts how many of the file's
-definitions (name and kind) the chunker still finds: with the broken unit read apart
-(``treesitter._isolated``, as shipped) and without (``REPAIRS = 0``), in the same run.
-It also counts the files that lose half their definitions or more.
+``'``, the line cut in half; or the first line of a class or module holding two
+definitions or more cut in half, ``header``), and counts how many of the file's
+definitions (name and kind; and names alone) the chunker still finds: with the broken
+unit read apart (``treesitter._isolated``, as shipped) and without (``REPAIRS = 0``),
+in the same run. It also counts the files that lose half their definitions or more.
 
     python bench/mid_edit.py ~/.cache/sleuth-bench/repos /tmp/trees --per-language 60
 """
@@ -56,15 +57,20 @@ def files_by_language(roots: list[Path]) -> dict[str, list[tuple[Path, str]]]:
     return found
 
 
-def half_edited(text: str, rng: random.Random, edit: str = "bracket") -> str | None:
+def half_edited(
+    text: str, rng: random.Random, edit: str = "bracket", definitions: list[Definition] = ()
+) -> str | None:
     """The text with one line of its middle half edited halfway: its last closing
     bracket dropped (``bracket``), a string opened at its end (``quote``, ``squote``:
-    with a single quote), or the line cut at half its length (``cut``)."""
+    with a single quote), or the line cut at half its length (``cut``); with
+    ``header``, the first line of one of the ``definitions`` that holds others is cut."""
     lines = text.split("\n")
     quarter = len(lines) // 4
     middle = range(quarter, len(lines) - quarter)
     if edit == "bracket":
         holding = [i for i in middle if any(c in lines[i] for c in ")]}")]
+    elif edit == "header":
+        holding = _headers(lines, definitions)
     else:
         holding = [i for i in middle if len(lines[i].strip()) > 3]
     if not holding:
@@ -83,6 +89,31 @@ def half_edited(text: str, rng: random.Random, edit: str = "bracket") -> str | N
     return "\n".join(lines)
 
 
+def _headers(lines: list[str], definitions: list[Definition]) -> list[int]:
+    """Rows of the signature lines of the classes and modules holding two definitions
+    or more (their attributes above them aside)."""
+    rows = []
+    for d in definitions:
+        inside = [o for o in definitions if d.start_line < o.start_line <= d.end_line]
+        if d.kind not in CONTAINERS or len(inside) < 2:
+            continue
+        row = next(
+            (
+                i
+                for i in range(d.start_line - 1, min(d.end_line, len(lines)))
+                if d.signature and lines[i].strip().startswith(d.signature[:20])
+            ),
+            d.start_line - 1,
+        )
+        if len(lines[row].strip()) > 3:
+            rows.append(row)
+    return sorted(set(rows))
+
+
+#: Definitions that hold others: a broken header may cost all of them.
+CONTAINERS = frozenset({"class", "struct", "interface", "enum", "trait", "impl", "module"})
+
+
 def named(language: str, text: str, repairs: int) -> set[tuple[str, str]]:
     treesitter.REPAIRS = repairs
     definitions: list[Definition] = chunk_text(language, text)[1]
@@ -97,18 +128,25 @@ def measure(roots: list[Path], per_language: int, seed: int, edit: str = "bracke
         rng.shuffle(group)
         totals: dict[str, int] = defaultdict(int)
         for _path, text in group[:per_language]:
-            whole = named(language, text, shipped)
-            edited = half_edited(text, rng, edit)
+            treesitter.REPAIRS = shipped
+            definitions = chunk_text(language, text)[1]
+            whole = {(d.name, d.kind) for d in definitions}
+            edited = half_edited(text, rng, edit, definitions)
             if len(whole) < 3 or edited is None:
                 continue
             plain = whole & named(language, edited, 0)
-            apart = whole & named(language, edited, shipped)
+            apart_all = named(language, edited, shipped)
+            apart = whole & apart_all
             totals["files"] += 1
             totals["definitions"] += len(whole)
             totals["kept_plain"] += len(plain)
             totals["kept_apart"] += len(apart)
             totals["half_lost_plain"] += len(plain) * 2 < len(whole)
             totals["half_lost_apart"] += len(apart) * 2 < len(whole)
+            # by name alone: a method read as a free function still answers for its name
+            names = {name for name, _ in whole}
+            totals["names"] += len(names)
+            totals["names_apart"] += len(names & {name for name, _ in apart_all})
         treesitter.REPAIRS = shipped
         if totals["files"]:
             out[language] = {
@@ -117,6 +155,7 @@ def measure(roots: list[Path], per_language: int, seed: int, edit: str = "bracke
                 "kept_with": round(totals["kept_apart"] / totals["definitions"], 3),
                 "files_losing_half_without": totals["half_lost_plain"],
                 "files_losing_half_with": totals["half_lost_apart"],
+                "names_kept_with": round(totals["names_apart"] / totals["names"], 3),
             }
     return out
 
@@ -126,7 +165,9 @@ def main() -> None:
     parser.add_argument("roots", nargs="+", type=Path, help="folders of source trees")
     parser.add_argument("--per-language", type=int, default=60)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--edit", choices=["bracket", "quote", "squote", "cut"], default="bracket")
+    parser.add_argument(
+        "--edit", choices=["bracket", "quote", "squote", "cut", "header"], default="bracket"
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     emit(measure(args.roots, args.per_language, args.seed, args.edit), args.out)
