@@ -1924,6 +1924,50 @@ def test_a_broken_unit_does_not_take_the_definitions_after_it(language: str, sou
         assert by_name["broken"].end_line < second
 
 
+#: (language, a file whose class header is cut short: ``class Buffer {`` -> ``class Buf``)
+HEADER_CUT = [
+    (
+        "kotlin",
+        "import a.b\n\nclass Buf\n  fun first(): Int {\n    return 1\n  }\n\n  @Test\n"
+        "  fun second(): Int {\n    return 2\n  }\n}\n\nfun area(): Int {\n  return 3\n}\n",
+    ),
+    (
+        "scala",
+        "package a\n\nfinal case class Buf\n  def first: Int = 1\n\n"
+        "  def second(x: Int): Int =\n    x + 2\n}\n\ndef area: Int = 3\n",
+    ),
+    (
+        "rust",
+        "use a::b;\n\nimpl<T> Buf\n    fn first(&self) -> i32 {\n        1\n    }\n\n"
+        "    fn second(&self) -> i32 {\n        2\n    }\n}\n\nfn area() -> i32 {\n    3\n}\n",
+    ),
+    (
+        "swift",
+        "import A\n\nstruct Buf\n    func first() -> Int {\n        return 1\n    }\n\n"
+        "    func second() -> Int {\n        return 2\n    }\n}\n\n"
+        "func area() -> Int {\n    return 3\n}\n",
+    ),
+    (
+        "python",
+        "import a\n\n\nclass Buf\n    def first(self):\n        return 1\n\n"
+        "    def second(self):\n        return 2\n\n\ndef area():\n    return 3\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("language", "source"), HEADER_CUT, ids=[c[0] for c in HEADER_CUT])
+def test_a_class_whose_header_broke_keeps_its_methods(language: str, source: str) -> None:
+    """A class's header cut short mid-edit: the grammar reads its methods as free
+    functions (Kotlin, Rust, Swift), or into the error (Python's first method). Its
+    header and closing line are blanked, its methods read on their own, and they stay
+    methods of the name the header gives; the function after the class stays free."""
+    _, definitions = chunk_text(language, source)
+    by_name = {d.name: d for d in definitions}
+    for name in ("first", "second"):
+        assert (by_name[name].kind, by_name[name].parent) == ("method", "Buf"), by_name
+    assert (by_name["area"].kind, by_name["area"].parent) == ("function", "")
+
+
 def test_a_broken_method_is_blanked_with_its_attribute() -> None:
     """A method blanked without the attribute above it (``[Fact]``) leaves the
     attribute to the next method, which then starts on the broken one's lines; the

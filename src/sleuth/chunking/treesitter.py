@@ -1441,10 +1441,12 @@ def treesitter_chunks(
     if tree.root_node.has_error and REPAIRS and _worth_reading_again(tree, lines, single):
         repaired = _isolated(parser, source, tree, lines, single)
         if repaired is not None:
-            again, units = repaired
+            again, units, bodies = repaired
             chunker = _Chunker(language, lines)
             found = chunker.chunks(again.root_node)
             named = [d for d in chunker.definitions if d.name]
+            for body in bodies:  # a unit whose header was blanked
+                found, named = _members_of(lines, body, found, named, definitions)
             # as many placed: the reading with fewer errors left outside the blanked units
             if (*_placed(named, units), -_damage(again.root_node)) > (
                 *_placed(definitions, units),
@@ -1468,17 +1470,88 @@ def treesitter_chunks(
     return chunks, definitions
 
 
+def _members_of(
+    lines: list[str],
+    body: tuple[int, int, int],
+    chunks: list[Chunk],
+    definitions: list[Definition],
+    first_reading: list[Definition],
+) -> tuple[list[Chunk], list[Definition]]:
+    """The chunks and definitions of a unit whose header was blanked (``body``: its
+    header's row, and its rows [start, end)) made its members again: the grammar read
+    them as free functions. Those at its members' indentation take the name the first
+    reading gave the unit, else the one its header line gives (``class Me``, cut
+    mid-name)."""
+    header, first, last = body
+    owner, kind = next(
+        (
+            (d.name, d.kind)
+            for d in first_reading
+            if d.start_line - 1 <= header < d.end_line and d.kind in _CLASS_KINDS | {"module"}
+        ),
+        (None, None),
+    )
+    if owner is None and (named := _HEADER_NAME.search(lines[header])) is not None:
+        owner, kind = named.group(2), named.group(1)
+    # a module's functions stay functions (Elixir, C++ namespaces), as in a whole file
+    method = kind not in _MODULE_WORDS
+    level = _next_level(
+        [_indent(line) for line in lines], _margin(lines[header]), range(first, last)
+    )
+    if owner is None or level is None:
+        return chunks, definitions
+
+    def member(item: Chunk | Definition) -> bool:
+        row = item.start_line - 1
+        return first <= row < last and not item.parent and _margin(lines[row]) == level
+
+    for chunk in chunks:
+        if member(chunk):
+            chunk.parent = owner
+            chunk.kind = "method" if method and chunk.kind == "function" else chunk.kind
+    definitions = [
+        replace(d, parent=owner, kind="method" if method and d.kind == "function" else d.kind)
+        if member(d)
+        else d
+        for d in definitions
+    ]
+    return chunks, definitions
+
+
+def _margin(line: str) -> int:
+    """A line's indentation, whatever it holds (a tab as four)."""
+    head = line[: len(line) - len(line.lstrip())]
+    return len(head) + 3 * head.count("\t")
+
+
+#: The kinds and header words of units whose functions are no methods.
+_MODULE_WORDS = frozenset({"module", "defmodule", "namespace"})
+#: A class or module's header line (after its modifiers), and the name it gives
+#: (Rust's impl: the type).
+_HEADER_NAME = re.compile(
+    r"^\s*(?:[\w@()\[\]]+\s+)*?(class|struct|interface|enum|trait|object|protocol|extension"
+    r"|module|record|namespace|actor|defmodule|impl(?:\s*<[^>]*>)?(?:\s+[\w:<>, ]+?\s+for)?)"
+    r"\s+(?!(?:class|struct|interface|object)\b)(`[^`]+`|[A-Za-z_][\w.]*)"
+)
+
+
 def _worth_reading_again(tree: tree_sitter.Tree, lines: list[str], single: str | None) -> bool:
     """Whether a parse's errors may have cost definitions: an error holds a good part
-    of the file, a bracket had to be assumed, the file's brackets do not balance, or
-    the first error comes after a line that opens a string it does not close (every
-    later string turned inside out). A construct the grammar merely skipped (a macro in
-    C++ or Rust) leaves none of these, and costs no second reading."""
+    of the file, a bracket had to be assumed, the file's brackets do not balance, the
+    first error comes after a line that opens a string it does not close (every later
+    string turned inside out), or it is on a class's header or the line after it (its
+    members read into the error, or as free functions). A construct the grammar merely
+    skipped (a macro in C++ or Rust) leaves none of these, and costs no second
+    reading."""
     count = len(lines)
     if sum(_bracket_deltas(tree, count)):
         return True
+    first = min(_first_error_row(tree.root_node, 0) or 0, count - 1)
     opened = _open_string(lines, 0, single)
-    if opened and (_first_error_row(tree.root_node, 0) or 0) >= opened[0]:
+    above = next((i for i in range(first - 1, -1, -1) if lines[i].strip()), first)
+    if (opened and first >= opened[0]) or any(
+        _HEADER_NAME.search(lines[i]) for i in (above, first)
+    ):
         return True
     least = min(50, max(3, count // 4))
     return any(
@@ -1525,7 +1598,7 @@ def _isolated(
     tree: tree_sitter.Tree,
     shape: list[str],
     single: str | None = None,
-) -> tuple[tree_sitter.Tree, list[tuple[int, int]]] | None:
+) -> tuple[tree_sitter.Tree, list[tuple[int, int]], list[tuple[int, int, int]]] | None:
     """The parse of ``source`` with its broken units blanked, one at a time in order,
     while each blanking also clears errors outside its unit (``_damage``). Suspects at
     each step: the units holding the first error and the sibling before one that opens
@@ -1542,6 +1615,8 @@ def _isolated(
     lines, indents = blanking.shape, blanking.indents
     after = 0  # errors before this row sit in units already blanked or left as they are
     units: list[tuple[int, int]] = []
+    bodies: list[tuple[int, int, int]] = []  # (header, rows [start, end)) of headers taken
+    headers: dict[tuple[int, int, int | None], tuple[int, int, int]] = {}
     for _ in range(REPAIRS):
         row = _first_error_row(blanking.tree.root_node, after)
         if row is None:
@@ -1566,27 +1641,62 @@ def _isolated(
             found = blanking.narrowed(opening, best, better=True)
             if best is None or (found is not None and found.cost < best.cost):
                 best = found
+        # a unit whose own header broke (its name cut, its brace gone): its header
+        # and closing line blanked, so its members are read on their own
+        for start, end in _holding(lines, indents, row):
+            header = _header(lines, indents, max(start, after), end)
+            if (
+                header is None
+                or not _HEADER_NAME.search(lines[header[0]])  # (not a function's)
+                or _header_read(blanking.tree.root_node, lines, header, end)
+            ):
+                continue
+            first, stop, closing = header
+            headers[header] = (first, stop, end if closing is None else closing)
+            trial = blanking.tried(*header, header=True)
+            # as few errors left as another unit's blanking: only when that one
+            # cleared them by blanking the closing line too, with the last member
+            if trial is not None and (
+                best is None
+                or trial.hurt < best.hurt
+                or (
+                    trial.hurt == best.hurt
+                    and closing is not None
+                    and best.unit[0] <= closing < best.unit[1]
+                )
+            ):
+                best = trial
         if best is None:
             break
+        if best.header:
+            bodies.append(headers[*best.unit, best.closing])
         blanking.take(best)  # (blanks its rows in ``lines`` too: the same list)
         units.append(best.unit)
         after = best.unit[1]
-    return (blanking.tree, units) if units else None
+    return (blanking.tree, units, bodies) if units else None
 
 
 @dataclass
 class _Trial:
     """One unit blanked: the rows [start, end), the new parse and its text's lines, and
-    the errors left (``_damage``)."""
+    the errors left (``_damage``); with a unit's header, its closing line too."""
 
     unit: tuple[int, int]
     tree: tree_sitter.Tree
     lines: list[str]
     hurt: int
+    closing: int | None = None
+    header: bool = False
 
     @property
     def rank(self) -> tuple[int, int]:
         return self.hurt, self.unit[1] - self.unit[0]
+
+    @property
+    def spans(self) -> list[tuple[int, int]]:
+        """The rows blanked, [start, end) each."""
+        closing = [] if self.closing is None else [(self.closing, self.closing + 1)]
+        return [self.unit, *closing]
 
     @property
     def cost(self) -> int:
@@ -1614,22 +1724,29 @@ class _Blanking:
         self.fresh = max(4, REPAIR_FRESH_BYTES // max(1, len(source)))  # whole parses left
         self.seen: dict[tuple[int, int], _Trial | None] = {}  # trials on this text
 
-    def tried(self, first: int, last: int) -> _Trial | None:
-        """The parse with rows [first, last) blanked, when that clears errors outside
-        them: blanking a unit clears the errors in it whether or not it was the broken
-        one (a macro the grammar skipped). None otherwise, or past the budget."""
-        if (first, last) in self.seen:  # (halving ends on a unit it has tried)
-            return self.seen[first, last]
+    def tried(
+        self, first: int, last: int, closing: int | None = None, header: bool = False
+    ) -> _Trial | None:
+        """The parse with rows [first, last) blanked (and the row ``closing``), when
+        that clears errors outside them: blanking a unit clears the errors in it whether
+        or not it was the broken one (a macro the grammar skipped). A unit's ``header``
+        may instead clear every error: the grammar read its members as free functions,
+        and only its header and closing line were in error. None otherwise, or past the
+        budget."""
+        key = (first, last, closing, header)
+        if key in self.seen:  # (halving ends on a unit it has tried)
+            return self.seen[key]
         if first >= last or self.parses == REPAIR_PARSES:
             return None
         self.parses += 1
-        self.seen[first, last] = trial = self._blanked(first, last)
+        self.seen[key] = trial = self._blanked(first, last, closing, header)
         return trial
 
-    def _blanked(self, first: int, last: int) -> _Trial | None:
+    def _blanked(self, first: int, last: int, closing: int | None, header: bool) -> _Trial | None:
         """``tried``, each time it parses."""
+        spans = [(first, last)] if closing is None else [(first, last), (closing, closing + 1)]
         lines = [
-            " " * len(line.encode("utf-8")) if first <= i < last else line
+            " " * len(line.encode("utf-8")) if any(a <= i < b for a, b in spans) else line
             for i, line in enumerate(self.lines)
         ]
         edited = None
@@ -1639,17 +1756,18 @@ class _Blanking:
             self.fresh -= 1  # read from scratch
         else:
             edited = self.tree.copy()  # the parser reads again only around the blanked rows
-            at, end = self.offsets[first], self.offsets[last]
-            edited.edit(at, end, end, (first, 0), (last, 0), (last, 0))
+            for a, b in spans:
+                at, end = self.offsets[a], self.offsets[b]
+                edited.edit(at, end, end, (a, 0), (b, 0), (b, 0))
         try:
             again = parse(self.parser, "\n".join(lines).encode("utf-8"), old_tree=edited)
         except ValueError:  # too long: the readings so far stand
             self.parses = REPAIR_PARSES
             return None
         hurt = _damage(again.root_node)
-        if hurt >= _damage(self.tree.root_node, skip=[(first, last)]):
+        if hurt >= _damage(self.tree.root_node, skip=spans) and (hurt or not header):
             return None
-        return _Trial((first, last), again, lines, hurt)
+        return _Trial((first, last), again, lines, hurt, closing, header)
 
     def narrowed(
         self, unit: tuple[int, int], best: _Trial | None, better: bool = False
@@ -1678,7 +1796,66 @@ class _Blanking:
         self.tree, self.lines = trial.tree, trial.lines
         first, last = trial.unit
         self.shape[first:last] = [""] * (last - first)
+        if trial.closing is not None:
+            self.shape[trial.closing] = ""
         self.seen.clear()
+
+
+def _header(
+    lines: list[str], indents: list[int | None], start: int, end: int
+) -> tuple[int, int, int | None] | None:
+    """The header of the unit of rows [start, end) that holds members, as rows
+    [start, stop) and the row of its closing line (None without one, as in Python):
+    its first line, and the lines at its indentation that go on with it before the
+    first member (Kotlin's ``) : Closeable {`` after the constructor's parameters).
+    None for a unit without members."""
+    level = indents[start]
+    if level is None or _next_level(indents, level, range(start + 1, end)) is None:
+        return None
+    stop = start + 1
+    at_level = [i for i in range(start + 1, end) if indents[i] == level]
+    if at_level and not _opens(lines[at_level[0]]) and not _CLOSES.match(lines[at_level[0]]):
+        stop = at_level[0] + 1  # (rows deeper than the first line come before it)
+    closing = at_level[-1] if at_level and _CLOSES.match(lines[at_level[-1]]) else None
+    return start, stop, closing if closing is not None and closing >= stop else None
+
+
+def _header_read(
+    root: tree_sitter.Node, lines: list[str], header: tuple[int, int, int | None], end: int
+) -> bool:
+    """Whether the grammar read a unit's header (rows [first, stop), its closing line,
+    the unit's end) whole: a node other than an error starts on its first line and
+    goes on to its closing line or last row (Rust's ``impl Sign`` cut short reads on
+    to the first ``;``), and no error starts on its lines or the line after (a Python
+    class header without its colon)."""
+    first, stop, closing = header
+    last = end - 1 if closing is None else closing
+    line = lines[first]
+    column = len(line.encode("utf-8")) - len(line.lstrip().encode("utf-8"))
+    node: tree_sitter.Node | None = root.descendant_for_point_range(
+        (first, column), (first, column + 1)
+    )
+    while node is not None and node.parent is not None and node.start_point.row == first:
+        if node.type != "ERROR" and node.end_point.row >= last:
+            stack = [node]
+            while stack:
+                at = stack.pop()
+                if (at.type == "ERROR" or at.is_missing) and first <= at.start_point.row <= stop:
+                    return False
+                stack.extend(
+                    child
+                    for child in at.children
+                    if (child.has_error or child.is_missing)
+                    and child.start_point.row <= stop
+                    and child.end_point.row >= first
+                )
+            return True
+        node = node.parent
+    return False
+
+
+#: A line that only closes a unit: brackets (and a separator), or ``end``.
+_CLOSES = re.compile(r"\s*(?:[)\]}]+[;,]?|end)\s*$")
 
 
 def _opening(lines: list[str], indents: list[int | None], row: int) -> tuple[int, int] | None:
