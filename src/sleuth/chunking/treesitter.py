@@ -1555,7 +1555,7 @@ def _worth_reading_again(tree: tree_sitter.Tree, lines: list[str], single: str |
         return True
     least = min(50, max(3, count // 4))
     return any(
-        node.is_missing or node.end_point.row - node.start_point.row + 1 >= least
+        _missing(node) or node.end_point.row - node.start_point.row + 1 >= least
         for node in _error_nodes(tree.root_node, into_errors=True)
     )
 
@@ -1567,7 +1567,7 @@ def _error_nodes(root: tree_sitter.Node, into_errors: bool) -> Iterator[tree_sit
     while stack:
         node = stack.pop()
         error = node.type == "ERROR"
-        if error or node.is_missing:
+        if error or _missing(node):
             yield node
             if error and not into_errors:
                 continue
@@ -1840,7 +1840,7 @@ def _header_read(
             stack = [node]
             while stack:
                 at = stack.pop()
-                if (at.type == "ERROR" or at.is_missing) and first <= at.start_point.row <= stop:
+                if (at.type == "ERROR" or _missing(at)) and first <= at.start_point.row <= stop:
                     return False
                 stack.extend(
                     child
@@ -1917,6 +1917,17 @@ def _head(lines: list[str], indents: list[int | None], row: int) -> int:
 _ATTRIBUTE = re.compile(r"@[A-Za-z_]|\[[A-Z]|#!?\[|template\s*<")
 
 
+def _missing(node: tree_sitter.Node) -> bool:
+    """A token the grammar had to assume: a missing node, or a node holding one hidden
+    from its children (C#'s ``(identifier (MISSING _identifier_token))``, the name of
+    a class header cut to ``internal static cl``)."""
+    return node.is_missing or (
+        node.has_error
+        and node.type != "ERROR"
+        and not any(child.has_error or child.is_missing for child in node.children)
+    )
+
+
 def _damage(root: tree_sitter.Node, skip: Sequence[tuple[int, int]] = ()) -> int:
     """How much of a parse is in error: the rows of its outermost errors, and one for
     each token the grammar had to assume (a missing ``}``); rows [start, end) of the
@@ -1924,7 +1935,7 @@ def _damage(root: tree_sitter.Node, skip: Sequence[tuple[int, int]] = ()) -> int
     total = 0
     for node in _error_nodes(root, into_errors=False):  # (the outermost: rows count once)
         first, last = node.start_point.row, node.end_point.row
-        if node.is_missing:
+        if node.type != "ERROR":  # (missing)
             total += not any(start <= first < end for start, end in skip)
         else:
             overlap = sum(max(0, min(last + 1, end) - max(first, start)) for start, end in skip)
@@ -2179,6 +2190,6 @@ def _first_error_row(root: tree_sitter.Node, after: int) -> int | None:
         )
         if child is None:
             return found
-        if (child.type == "ERROR" or child.is_missing) and child.start_point.row >= after:
+        if (child.type == "ERROR" or _missing(child)) and child.start_point.row >= after:
             found = child.start_point.row
         node = child
