@@ -1643,7 +1643,7 @@ def _isolated(
                 best = found
         # a unit whose own header broke (its name cut, its brace gone): its header
         # and closing line blanked, so its members are read on their own
-        for start, end in _holding(lines, indents, row):
+        for start, end in _headers_at(lines, indents, row):
             header = _header(lines, indents, max(start, after), end)
             if (
                 header is None
@@ -1652,17 +1652,21 @@ def _isolated(
             ):
                 continue
             first, stop, closing = header
-            headers[header] = (first, stop, end if closing is None else closing)
-            trial = blanking.tried(*header, header=True)
+            head = max(_head(lines, indents, first), after)  # (with its attributes)
+            headers[head, stop, closing] = (first, stop, end if closing is None else closing)
+            trial = blanking.tried(head, stop, closing, header=True)
             # as few errors left as another unit's blanking: only when that one
-            # cleared them by blanking the closing line too, with the last member
+            # blanked the header or the closing line too, with more (the whole class,
+            # or its last member)
             if trial is not None and (
                 best is None
                 or trial.hurt < best.hurt
                 or (
                     trial.hurt == best.hurt
-                    and closing is not None
-                    and best.unit[0] <= closing < best.unit[1]
+                    and any(
+                        row is not None and best.unit[0] <= row < best.unit[1]
+                        for row in (first, closing)
+                    )
                 )
             ):
                 best = trial
@@ -1799,6 +1803,25 @@ class _Blanking:
         if trial.closing is not None:
             self.shape[trial.closing] = ""
         self.seen.clear()
+
+
+def _headers_at(lines: list[str], indents: list[int | None], row: int) -> list[tuple[int, int]]:
+    """The units whose header may hold the first error at ``row``: those holding it,
+    and the unit below when the row is an attribute of it (Swift's ``@Suite("..")``
+    above a struct whose header broke, where the grammar gives up)."""
+    units = _holding(lines, indents, row)
+    if _ATTRIBUTE.match(lines[row].lstrip()):
+        below = next(
+            (
+                i
+                for i in range(row + 1, len(lines))
+                if indents[i] is not None and not _ATTRIBUTE.match(lines[i].lstrip())
+            ),
+            None,
+        )
+        if below is not None and (opening := _opening(lines, indents, below)) is not None:
+            units.append(opening)
+    return units
 
 
 def _header(
