@@ -1843,6 +1843,13 @@ def _header(
     return start, stop, closing if closing is not None and closing >= stop else None
 
 
+def _closed(node: tree_sitter.Node) -> bool:
+    """Whether a node ends on a token of the file, not on one the grammar assumed."""
+    while node.child_count:
+        node = node.children[-1]
+    return not node.is_missing
+
+
 def _header_read(
     root: tree_sitter.Node, lines: list[str], header: tuple[int, int, int | None], end: int
 ) -> bool:
@@ -1859,7 +1866,9 @@ def _header_read(
         (first, column), (first, column + 1)
     )
     while node is not None and node.parent is not None and node.start_point.row == first:
-        if node.type != "ERROR" and node.end_point.row >= last:
+        if node.type != "ERROR" and (
+            node.end_point.row >= last or (node.end_point.row >= stop and _closed(node))
+        ):
             stack = [node]
             while stack:
                 at = stack.pop()
