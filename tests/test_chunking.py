@@ -1952,15 +1952,23 @@ HEADER_CUT = [
         "import a\n\n\nclass Buf\n    def first(self):\n        return 1\n\n"
         "    def second(self):\n        return 2\n\n\ndef area():\n    return 3\n",
     ),
+    (
+        "typescript",  # ``implements X {`` cut: methods read free would be no definitions
+        "import x from 'y'\n\nexport class Buf imp\n  first(): number {\n    return 1\n  }\n\n"
+        "  second(): number {\n    return 2\n  }\n}\n\n"
+        "function area(): number {\n  return 3\n}\n",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("language", "source"), HEADER_CUT, ids=[c[0] for c in HEADER_CUT])
 def test_a_class_whose_header_broke_keeps_its_methods(language: str, source: str) -> None:
     """A class's header cut short mid-edit: the grammar reads its methods as free
-    functions (Kotlin, Rust, Swift), or into the error (Python's first method). Its
-    header and closing line are blanked, its methods read on their own, and they stay
-    methods of the name the header gives; the function after the class stays free."""
+    functions (Kotlin, Rust, Swift), into the error (Python's first method), or as
+    calls and blocks (TypeScript). Its header is written whole where the line has room
+    for a brace, else blanked with its closing line, so its methods read on their own;
+    they stay methods of the name the header gives, and the function after the class
+    stays free."""
     _, definitions = chunk_text(language, source)
     by_name = {d.name: d for d in definitions}
     for name in ("first", "second"):

@@ -1653,8 +1653,17 @@ def _isolated(
                 continue
             first, stop, closing = header
             head = max(_head(lines, indents, first), after)  # (with its attributes)
-            headers[head, stop, closing] = (first, stop, end if closing is None else closing)
-            trial = blanking.tried(head, stop, closing, header=True)
+            body = (first, stop, end if closing is None else closing)
+            headers[head, stop, closing] = headers[head, stop, None] = body
+            # a body in braces: its header written whole keeps its members (a method
+            # read free is no definition in JavaScript); else blanked with its closing
+            trial = None
+            if closing is not None and lines[closing].lstrip().startswith("}"):
+                trial = blanking.tried(head, stop, header=True, opener=first)
+            if trial is None or trial.hurt:
+                blanked = blanking.tried(head, stop, closing, header=True)
+                if blanked is not None and (trial is None or blanked.hurt < trial.hurt):
+                    trial = blanked
             # as few errors left as another unit's blanking: only when that one
             # blanked the header or the closing line too, with more (the whole class,
             # or its last member)
@@ -1729,30 +1738,42 @@ class _Blanking:
         self.seen: dict[tuple[int, int], _Trial | None] = {}  # trials on this text
 
     def tried(
-        self, first: int, last: int, closing: int | None = None, header: bool = False
+        self,
+        first: int,
+        last: int,
+        closing: int | None = None,
+        header: bool = False,
+        opener: int | None = None,
     ) -> _Trial | None:
         """The parse with rows [first, last) blanked (and the row ``closing``), when
         that clears errors outside them: blanking a unit clears the errors in it whether
         or not it was the broken one (a macro the grammar skipped). A unit's ``header``
         may instead clear every error: the grammar read its members as free functions,
-        and only its header and closing line were in error. None otherwise, or past the
-        budget."""
-        key = (first, last, closing, header)
+        and only its header and closing line were in error; its row ``opener`` is then
+        written as a whole header (``_rebraced``) rather than blanked. None otherwise,
+        or past the budget."""
+        key = (first, last, closing, header, opener)
         if key in self.seen:  # (halving ends on a unit it has tried)
             return self.seen[key]
         if first >= last or self.parses == REPAIR_PARSES:
             return None
+        if opener is not None and _rebraced(self.lines[opener]) is None:
+            return None
         self.parses += 1
-        self.seen[key] = trial = self._blanked(first, last, closing, header)
+        self.seen[key] = trial = self._blanked(first, last, closing, header, opener)
         return trial
 
-    def _blanked(self, first: int, last: int, closing: int | None, header: bool) -> _Trial | None:
+    def _blanked(
+        self, first: int, last: int, closing: int | None, header: bool, opener: int | None
+    ) -> _Trial | None:
         """``tried``, each time it parses."""
         spans = [(first, last)] if closing is None else [(first, last), (closing, closing + 1)]
         lines = [
             " " * len(line.encode("utf-8")) if any(a <= i < b for a, b in spans) else line
             for i, line in enumerate(self.lines)
         ]
+        if opener is not None:
+            lines[opener] = _rebraced(self.lines[opener]) or lines[opener]
         edited = None
         if self.tree.root_node.type == "ERROR":  # (reused, such a root stays one)
             if not self.fresh:
@@ -1848,6 +1869,18 @@ def _closed(node: tree_sitter.Node) -> bool:
     while node.child_count:
         node = node.children[-1]
     return not node.is_missing
+
+
+def _rebraced(line: str) -> str | None:
+    """A class's header line written whole, as long as it was: its modifiers, keyword
+    and name, then its opening brace (``export class TestRunner imp`` -> ``export class
+    TestRunner   {``); None when it names no class or has no room for the brace."""
+    named = _HEADER_NAME.search(line)
+    if named is None:
+        return None
+    prefix = named.group(0)
+    room = len(line.encode("utf-8")) - len(prefix.encode("utf-8")) - 1
+    return prefix + " " * room + "{" if room >= 1 else None
 
 
 def _header_read(
