@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 
@@ -1448,8 +1448,8 @@ def treesitter_chunks(
             for body in bodies:  # a unit whose header was blanked
                 found, named = _members_of(lines, body, found, named, definitions)
             # as many placed: the reading with fewer errors left outside the blanked units
-            if (*_placed(named, units), -_damage(again.root_node)) > (
-                *_placed(definitions, units),
+            if (*_placed(named, units, bodies), -_damage(again.root_node)) > (
+                *_placed(definitions, units, bodies),
                 -_damage(tree.root_node, skip=units),
             ):
                 kept = [
@@ -1574,13 +1574,24 @@ def _error_nodes(root: tree_sitter.Node, into_errors: bool) -> Iterator[tree_sit
         stack.extend(child for child in node.children if child.has_error or child.is_missing)
 
 
-def _placed(definitions: list[Definition], units: list[tuple[int, int]]) -> tuple[int, int, int]:
+def _placed(
+    definitions: list[Definition],
+    units: list[tuple[int, int]],
+    bodies: Sequence[tuple[int, int, int]] = (),
+) -> tuple[int, int, int]:
     """How many definitions start outside the blanked units, how many of those are not
     inside a function (``local``: a method the unit before it took in is local), and
     how many sit in a class or module (a method the grammar read as a free function
-    after its class broke has none)."""
-    outside = [d for d in definitions if not any(s < d.start_line <= e for s, e in units)]
-    return len(outside), sum(not d.local for d in outside), sum(bool(d.parent) for d in outside)
+    after its class broke has none). Those in the ``bodies`` of units whose header was
+    blanked count only there: read free, a Kotlin property is a definition of its
+    own, and in its class it is none."""
+
+    def within(d: Definition, spans: Iterable[tuple[int, int]]) -> bool:
+        return any(s < d.start_line <= e for s, e in spans)
+
+    outside = [d for d in definitions if not within(d, units)]
+    free = [d for d in outside if not within(d, ((s, e) for _, s, e in bodies))]
+    return len(free), sum(not d.local for d in free), sum(bool(d.parent) for d in outside)
 
 
 #: How many broken units a file may have blanked, and how many parses it may take
@@ -1874,13 +1885,18 @@ def _closed(node: tree_sitter.Node) -> bool:
 def _rebraced(line: str) -> str | None:
     """A class's header line written whole, as long as it was: its modifiers, keyword
     and name, then its opening brace (``export class TestRunner imp`` -> ``export class
-    TestRunner   {``); None when it names no class or has no room for the brace."""
+    TestRunner   {``), without the modifiers where they leave no room; None when it
+    names no class or has no room for the brace."""
     named = _HEADER_NAME.search(line)
     if named is None:
         return None
-    prefix = named.group(0)
-    room = len(line.encode("utf-8")) - len(prefix.encode("utf-8")) - 1
-    return prefix + " " * room + "{" if room >= 1 else None
+    indent = line[: len(line) - len(line.lstrip())]
+    # with its modifiers, else without them (``export class V`` -> ``class V  {``)
+    for prefix in (named.group(0), f"{indent}{named.group(1)} {named.group(2)}"):
+        room = len(line.encode("utf-8")) - len(prefix.encode("utf-8")) - 1
+        if room >= 1:
+            return prefix + " " * room + "{"
+    return None
 
 
 def _header_read(
