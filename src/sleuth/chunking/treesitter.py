@@ -1768,11 +1768,15 @@ class _Blanking:
             return self.seen[key]
         if first >= last or self.parses == REPAIR_PARSES:
             return None
-        if opener is not None and _rebraced(self.lines[opener]) is None:
+        if opener is not None and _rebraced(*self._around(opener, last)) is None:
             return None
         self.parses += 1
         self.seen[key] = trial = self._blanked(first, last, closing, header, opener)
         return trial
+
+    def _around(self, opener: int, last: int) -> tuple[str, str | None]:
+        """The header's line ``opener`` and the line after the header's rows, if any."""
+        return self.lines[opener], self.lines[last] if last < len(self.lines) else None
 
     def _blanked(
         self, first: int, last: int, closing: int | None, header: bool, opener: int | None
@@ -1783,8 +1787,12 @@ class _Blanking:
             " " * len(line.encode("utf-8")) if any(a <= i < b for a, b in spans) else line
             for i, line in enumerate(self.lines)
         ]
-        if opener is not None:
-            lines[opener] = _rebraced(self.lines[opener]) or lines[opener]
+        written = None if opener is None else _rebraced(*self._around(opener, last))
+        if written is not None:
+            lines[opener], below = written
+            if below is not None:  # (the brace on the first member's line)
+                lines[last] = below
+                spans = [(first, last + 1)]
         edited = None
         if self.tree.root_node.type == "ERROR":  # (reused, such a root stays one)
             if not self.fresh:
@@ -1882,21 +1890,27 @@ def _closed(node: tree_sitter.Node) -> bool:
     return not node.is_missing
 
 
-def _rebraced(line: str) -> str | None:
+def _rebraced(line: str, below: str | None) -> tuple[str, str | None] | None:
     """A class's header line written whole, as long as it was: its modifiers, keyword
     and name, then its opening brace (``export class TestRunner imp`` -> ``export class
-    TestRunner   {``), without the modifiers where they leave no room; None when it
-    names no class or has no room for the brace."""
+    TestRunner   {``), without the modifiers where they leave no room; where neither
+    leaves room, the brace takes the first column of the line ``below`` (the first
+    member's, indented: ``class Ch`` over ``{ public:``). The two lines, the second
+    None when unchanged; None when the line names no class or nothing has room."""
     named = _HEADER_NAME.search(line)
     if named is None:
         return None
+    size = len(line.encode("utf-8"))
     indent = line[: len(line) - len(line.lstrip())]
     # with its modifiers, else without them (``export class V`` -> ``class V  {``)
     for prefix in (named.group(0), f"{indent}{named.group(1)} {named.group(2)}"):
-        room = len(line.encode("utf-8")) - len(prefix.encode("utf-8")) - 1
+        room = size - len(prefix.encode("utf-8")) - 1
         if room >= 1:
-            return prefix + " " * room + "{"
-    return None
+            return prefix + " " * room + "{", None
+    if below is None or below[:1] not in (" ", "\t"):
+        return None
+    prefix = named.group(0)
+    return prefix + " " * (size - len(prefix.encode("utf-8"))), "{" + below[1:]
 
 
 def _header_read(
