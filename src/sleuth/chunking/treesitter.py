@@ -1868,10 +1868,11 @@ def _header(
     lines: list[str], indents: list[int | None], start: int, end: int
 ) -> tuple[int, int, int | None] | None:
     """The header of the unit of rows [start, end) that holds members, as rows
-    [start, stop) and the row of its closing line (None without one, as in Python):
-    its first line, and the lines at its indentation that go on with it before the
-    first member (Kotlin's ``) : Closeable {`` after the constructor's parameters).
-    None for a unit without members."""
+    [start, stop) and the row of its closing line, the first after them at its
+    indentation that only closes (None without one, as in Python): its first line,
+    and the lines at its indentation that go on with it before the first member
+    (Kotlin's ``) : Closeable {`` after the constructor's parameters). None for a
+    unit without members."""
     level = indents[start]
     if level is None or _next_level(indents, level, range(start + 1, end)) is None:
         return None
@@ -1879,8 +1880,10 @@ def _header(
     at_level = [i for i in range(start + 1, end) if indents[i] == level]
     if at_level and not _opens(lines[at_level[0]]) and not _CLOSES.match(lines[at_level[0]]):
         stop = at_level[0] + 1  # (rows deeper than the first line come before it)
-    closing = at_level[-1] if at_level and _CLOSES.match(lines[at_level[-1]]) else None
-    return start, stop, closing if closing is not None and closing >= stop else None
+    # its closing line: the first at its indentation that closes (the unit may run on,
+    # in a namespace that does not indent its contents)
+    closing = next((i for i in at_level if i >= stop and _CLOSES.match(lines[i])), None)
+    return start, stop, closing
 
 
 def _closed(node: tree_sitter.Node) -> bool:
@@ -1950,7 +1953,7 @@ def _header_read(
 
 
 #: A line that only closes a unit: brackets (and a separator), or ``end``.
-_CLOSES = re.compile(r"\s*(?:[)\]}]+[;,]?|end)\s*$")
+_CLOSES = re.compile(r"\s*(?:[)\]}]+[;,]?|end)\s*(?:(?://|#).*)?$")
 
 
 def _opening(lines: list[str], indents: list[int | None], row: int) -> tuple[int, int] | None:
