@@ -1627,7 +1627,7 @@ def _isolated(
     after = 0  # errors before this row sit in units already blanked or left as they are
     units: list[tuple[int, int]] = []
     bodies: list[tuple[int, int, int]] = []  # (header, rows [start, end)) of headers taken
-    headers: dict[tuple[int, int, int | None], tuple[int, int, int]] = {}
+    headers: dict[tuple[int, int], tuple[int, int, int]] = {}  # their rows -> body
     for _ in range(REPAIRS):
         row = _first_error_row(blanking.tree.root_node, after)
         if row is None:
@@ -1653,7 +1653,7 @@ def _isolated(
             if best is None or (found is not None and found.cost < best.cost):
                 best = found
         # a unit whose own header broke (its name cut, its brace gone): its header
-        # and closing line blanked, so its members are read on their own
+        # written whole, or blanked with its closing line, so its members are read
         for start, end in _headers_at(lines, indents, row):
             header = _header(lines, indents, max(start, after), end)
             if (
@@ -1664,17 +1664,8 @@ def _isolated(
                 continue
             first, stop, closing = header
             head = max(_head(lines, indents, first), after)  # (with its attributes)
-            body = (first, stop, end if closing is None else closing)
-            headers[head, stop, closing] = headers[head, stop, None] = body
-            # a body in braces: its header written whole keeps its members (a method
-            # read free is no definition in JavaScript); else blanked with its closing
-            trial = None
-            if closing is not None and lines[closing].lstrip().startswith("}"):
-                trial = blanking.tried(head, stop, header=True, opener=first)
-            if trial is None or trial.hurt:
-                blanked = blanking.tried(head, stop, closing, header=True)
-                if blanked is not None and (trial is None or blanked.hurt < trial.hurt):
-                    trial = blanked
+            headers[head, stop] = (first, stop, end if closing is None else closing)
+            trial = blanking.header_repaired(head, stop, first, closing)
             # as few errors left as another unit's blanking: only when that one
             # blanked the header or the closing line too, with more (the whole class,
             # or its last member)
@@ -1693,7 +1684,7 @@ def _isolated(
         if best is None:
             break
         if best.header:
-            bodies.append(headers[*best.unit, best.closing])
+            bodies.append(headers[best.unit])
         blanking.take(best)  # (blanks its rows in ``lines`` too: the same list)
         units.append(best.unit)
         after = best.unit[1]
@@ -1703,7 +1694,8 @@ def _isolated(
 @dataclass
 class _Trial:
     """One unit blanked: the rows [start, end), the new parse and its text's lines, and
-    the errors left (``_damage``); with a unit's header, its closing line too."""
+    the errors left (``_damage``); for a unit's ``header``, the row of its closing line
+    blanked too, if it was."""
 
     unit: tuple[int, int]
     tree: tree_sitter.Tree
@@ -1715,12 +1707,6 @@ class _Trial:
     @property
     def rank(self) -> tuple[int, int]:
         return self.hurt, self.unit[1] - self.unit[0]
-
-    @property
-    def spans(self) -> list[tuple[int, int]]:
-        """The rows blanked, [start, end) each."""
-        closing = [] if self.closing is None else [(self.closing, self.closing + 1)]
-        return [self.unit, *closing]
 
     @property
     def cost(self) -> int:
@@ -1772,6 +1758,22 @@ class _Blanking:
             return None
         self.parses += 1
         self.seen[key] = trial = self._blanked(first, last, closing, header, opener)
+        return trial
+
+    def header_repaired(
+        self, first: int, last: int, named: int, closing: int | None
+    ) -> _Trial | None:
+        """The unit's header, rows [first, last) with its name on row ``named``,
+        written whole where its body is in braces (a method read free is no definition
+        in JavaScript), else, or if that leaves errors, blanked with its ``closing``
+        line: the reading with fewer errors."""
+        trial = None
+        if closing is not None and self.shape[closing].lstrip().startswith("}"):
+            trial = self.tried(first, last, header=True, opener=named)
+        if trial is None or trial.hurt:
+            blanked = self.tried(first, last, closing, header=True)
+            if blanked is not None and (trial is None or blanked.hurt < trial.hurt):
+                trial = blanked
         return trial
 
     def _around(self, opener: int, last: int) -> tuple[str, str | None]:
