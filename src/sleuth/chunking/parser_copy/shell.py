@@ -30,12 +30,18 @@ _ZSH_BRACE_OPEN = re.compile(
     r"(?:[^\n{}'\"]|'[^'\n]*'|\"[^\"\n]*\"|\$\{[^{}\n]*\})*?)\}"
 )
 
+#: zsh's arithmetic ``(( #name ))`` (an array's length), where bash reads a comment to
+#: the line's end and leaves the ``((`` open, which takes in the rest of the function:
+#: the ``#`` read as a space.
+_ZSH_ARITHMETIC = re.compile(r"\(\((?:[^()\n]|\([^()\n]*\))*?#(?:[^()\n]|\([^()\n]*\))*?\)\)")
+_ZSH_LENGTH = re.compile(r"(?<=[\s(!])#(?=[A-Za-z_])")
+
 
 def rewrite_bash(text: str) -> str:
     """Shell forms tree-sitter-bash misreads, each of which lost the functions after it:
     expansions with operators or zsh flags, and zsh's ``$+name``, subscripts, glob
-    qualifiers and braces closed without ``;`` or opened without a space (``.zsh``
-    files are read as bash)."""
+    qualifiers, braces closed without ``;`` or opened without a space, and lengths in
+    arithmetic (``.zsh`` files are read as bash)."""
     if "${" in text:
         while (rewritten := _BASH_EXPANSION.sub(_x_expansion, text)) != text:
             text = rewritten
@@ -49,6 +55,8 @@ def rewrite_bash(text: str) -> str:
         text = _ZSH_BRACE_CLOSE.sub(lambda m: m.group(0)[: m.end(1) - m.start(0) - 1] + ";}", text)
     if "{" in text:
         text = _ZSH_BRACE_OPEN.sub(lambda m: "(" + m.group(1) + ")", text)
+    if "((" in text:
+        text = _ZSH_ARITHMETIC.sub(lambda m: _ZSH_LENGTH.sub(" ", m.group(0)), text)
     return text
 
 
