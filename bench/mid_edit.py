@@ -3,11 +3,13 @@
 An editor or an agent saves files half-written, and the live index re-reads them at
 once. This script takes real files of indexed trees, edits one line in the middle half
 of each halfway (``--edit``: its closing bracket dropped, a string opened with ``"`` or
-``'``, the line cut in half; or the first line of a class or module holding two
-definitions or more cut in half, ``header``), and counts how many of the file's
-definitions (name and kind; and names alone) the chunker still finds: with the broken
-unit read apart (``treesitter._isolated``, as shipped) and without (``REPAIRS = 0``),
-in the same run. It also counts the files that lose half their definitions or more.
+``'``, the line cut in half, a new line half typed above it (``insert``: the first
+half of another line of the middle, at its indentation); or the first line of a class
+or module holding two definitions or more cut in half, ``header``), and counts how
+many of the file's definitions (name and kind; and names alone) the chunker still
+finds: with the broken unit read apart (``treesitter._isolated``, as shipped) and
+without (``REPAIRS = 0``), in the same run. It also counts the files that lose half
+their definitions or more.
 
     python bench/mid_edit.py ~/.cache/sleuth-bench/repos /tmp/trees --per-language 60
 """
@@ -84,6 +86,11 @@ def half_edited(
         lines[i] = line + ' "'
     elif edit == "squote":
         lines[i] = line + " '"
+    elif edit == "insert":  # a new line half typed, above this one at its indentation
+        typed = rng.choice(holding)
+        words = lines[typed].strip()
+        indent = line[: len(line) - len(line.lstrip())]
+        lines.insert(i, indent + words[: max(1, len(words) // 2)])
     else:
         lines[i] = line[: len(line) - len(line.strip()) // 2]
     return "\n".join(lines)
@@ -166,7 +173,9 @@ def main() -> None:
     parser.add_argument("--per-language", type=int, default=60)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
-        "--edit", choices=["bracket", "quote", "squote", "cut", "header"], default="bracket"
+        "--edit",
+        choices=["bracket", "quote", "squote", "cut", "header", "insert"],
+        default="bracket",
     )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
