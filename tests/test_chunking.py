@@ -1981,6 +1981,25 @@ def test_a_class_whose_header_broke_keeps_its_methods(language: str, source: str
     assert (by_name["area"].kind, by_name["area"].parent) == ("function", "")
 
 
+def test_a_ruby_literal_left_open_is_a_suspect() -> None:
+    """A Ruby ``%w(`` or ``%r{`` left open mid-edit reads on to its partner bracket,
+    which may be far below; the line that opens it is a suspect like one that opens a
+    string, so the class around the broken method keeps its name and every method."""
+    _, definitions = chunk_text(
+        "ruby",
+        "class Buffer\n  def first\n    1\n  end\n\n  def broken\n    skip = %w(a b\n"
+        "    skip\n  end\n\n  def second\n    [1, 2].map { |x| x * 2 }\n  end\n\n"
+        "  def area\n    3\n  end\nend\n",
+    )
+    assert [(d.name, d.parent) for d in definitions] == [
+        ("Buffer", ""),
+        ("first", "Buffer"),
+        ("broken", "Buffer"),
+        ("second", "Buffer"),
+        ("area", "Buffer"),
+    ]
+
+
 def test_a_broken_method_is_blanked_with_its_attribute() -> None:
     """A method blanked without the attribute above it (``[Fact]``) leaves the
     attribute to the next method, which then starts on the broken one's lines; the

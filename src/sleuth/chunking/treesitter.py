@@ -2160,15 +2160,52 @@ _BRACKETS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
 def _open_string(lines: list[str], after: int, single: str | None = None) -> list[int]:
     """The first line from ``after`` on that opens a string it does not close: an odd
     number of double quotes, none of them tripled; and with ``single`` (the language)
-    the first that leaves a single-quoted string open. In a language whose strings span
-    lines, the grammar reads on from there with every later string turned inside out,
-    and reports the error wherever that stops fitting, or at the class around it."""
+    the first that leaves a single-quoted string open, and in Ruby and Elixir the first
+    that leaves a bracketed literal open (``%w(``, ``%r{``, ``~r/``). In a language
+    whose strings span lines, the grammar reads on from there with every later string
+    turned inside out, and reports the error wherever that stops fitting, or at the
+    class around it."""
     leaves_open = [_leaves_double_open]
     if single is not None:
         leaves_open.append(lambda line: _leaves_single_open(line, single))
+    if single in _PERCENT_LITERAL:
+        leaves_open.append(lambda line: _leaves_literal_open(line, _PERCENT_LITERAL[single]))
     rows = range(after, len(lines))
     found = (next((i for i in rows if open_(lines[i])), None) for open_ in leaves_open)
     return sorted({i for i in found if i is not None})
+
+
+def _leaves_literal_open(line: str, opener: re.Pattern[str]) -> bool:
+    """Whether a bracketed literal (Ruby's ``%w(``, Elixir's ``~r{``) opened on the
+    line, outside a comment, is not closed there: its bracket nests, so the literal
+    ends at its partner."""
+    if "#" in line and line.lstrip().startswith("#"):
+        return False
+    for found in opener.finditer(line):
+        bracket = found.group(1)
+        close = _PARTNER.get(bracket, bracket)
+        depth, i = 1, found.end()
+        while i < len(line) and depth:
+            if line[i] == "\\":
+                i += 1
+            elif line[i] == close:
+                depth -= 1
+            elif line[i] == bracket and close != bracket:
+                depth += 1
+            i += 1
+        if depth:
+            return True
+    return False
+
+
+#: The brackets that close a literal's opening one.
+_PARTNER = {"(": ")", "[": "]", "{": "}", "<": ">"}
+#: Literals whose content may span lines, by language: Ruby's ``%w(..)``, ``%r{..}``,
+#: ``%q[..]``, and Elixir's sigils (``~r/../``, ``~w(..)``, ``~S|..|``).
+_PERCENT_LITERAL = {
+    "ruby": re.compile(r"(?<![\w)\]}])%[qQwWiIrsx]?([({\[<])"),
+    "elixir": re.compile(r"~[a-zA-Z]\w*([({\[<|/])"),
+}
 
 
 def _leaves_double_open(line: str) -> bool:
