@@ -1610,8 +1610,8 @@ def test_rust_methods_declared_through_a_macro_of_the_same_file() -> None:
 def test_zsh_go_type_groups_and_elixir_macro_heads() -> None:
     """zsh read as bash: ``(( $+commands[x] ))``, ``${(f)"$(cmd)"}``, a brace group
     closed without ``;`` or opened without a space, and a length in arithmetic
-    (``(( #arr ))``, a comment to bash) lost or nested every function after them. Go's ``type ( .. )``
-    group named only its first type (or none after a comment). Elixir's ``@spec
+    (``(( #arr ))``, a comment to bash) lost or nested every function after them.
+    Go's ``type ( .. )`` group named only its first type (or none after a comment). Elixir's ``@spec
     defguard(Macro.t())`` and ``defmacro def(call, ..)`` were bogus definitions."""
     _, definitions = checked_chunks(
         "bash",
