@@ -2108,8 +2108,8 @@ def _unclosed(
     closing brace deleted), so the grammar reads the rest of the file inside it and may
     report the error only where the file ends, or at the class around it. Brackets are
     the parse's own tokens, so those in strings, comments and character literals do
-    not count."""
-    deltas = _bracket_deltas(tree, len(lines))
+    not count, and an interpolation's opening token does (Swift's ``\\(``, closed by ``)``)."""
+    deltas = _bracket_deltas(tree, len(lines), interpolations=True)
     depth = 0
     at_indent: dict[int, int] = {}  # indentation -> bracket depth of its lines so far
     for i in range(after, len(lines)):
@@ -2128,33 +2128,38 @@ def _unclosed(
     return []
 
 
-def _bracket_deltas(tree: tree_sitter.Tree, count: int) -> list[int]:
+def _bracket_deltas(tree: tree_sitter.Tree, count: int, interpolations: bool = False) -> list[int]:
     """Per row, the brackets its tokens open less those they close (a bracket the
-    grammar had to assume is no token of the file). Found by a query: the walk runs
-    in C."""
+    grammar had to assume is no token of the file); with ``interpolations``, a
+    string's interpolation opens one too. Found by a query: the walk runs in C."""
     deltas = [0] * count
-    query = _bracket_query(tree.language)
+    query = _bracket_query(tree.language, interpolations)
     if query is None:
         return deltas
     for node in tree_sitter.QueryCursor(query).captures(tree.root_node).get("b", []):
         if not node.is_missing and node.start_point.row < count:
-            deltas[node.start_point.row] += _BRACKETS[node.type]
+            deltas[node.start_point.row] += _BRACKETS.get(node.type, 1)
     return deltas
 
 
 @cache
-def _bracket_query(grammar: tree_sitter.Language) -> tree_sitter.Query | None:
+def _bracket_query(grammar: tree_sitter.Language, interpolations: bool) -> tree_sitter.Query | None:
     """A query for the grammar's bracket tokens (those it has)."""
-    tokens = [token for token in _BRACKETS if grammar.id_for_node_kind(token, False)]
+    kinds = [*_BRACKETS, *(_INTERPOLATIONS if interpolations else ())]
+    tokens = [token for token in kinds if grammar.id_for_node_kind(token, False)]
     if not tokens:
         return None
+    quoted = (token.replace("\\", "\\\\") for token in tokens)  # (a query string's escapes)
     try:
-        return tree_sitter.Query(grammar, "[" + " ".join(f'"{t}"' for t in tokens) + "] @b")
+        return tree_sitter.Query(grammar, "[" + " ".join(f'"{t}"' for t in quoted) + "] @b")
     except (tree_sitter.QueryError, ValueError, NameError):
         return None
 
 
 _BRACKETS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+#: The tokens that open a string's interpolation (Swift's ``\(``, ``${``, ``#{``,
+#: shell's ``$(``), closed by a plain bracket.
+_INTERPOLATIONS = ("\\(", "${", "#{", "$(")
 
 
 def _open_string(lines: list[str], after: int, single: str | None = None) -> list[int]:
