@@ -1981,6 +1981,29 @@ def test_a_class_whose_header_broke_keeps_its_methods(language: str, source: str
     assert (by_name["area"].kind, by_name["area"].parent) == ("function", "")
 
 
+def test_a_switch_label_at_its_switch_indentation_is_no_unclosed_bracket() -> None:
+    """Swift, Go and C put a switch's ``case`` at the switch's own indentation, one
+    bracket deeper than the lines before it there. Read as a unit that left a bracket
+    open, the first such label hid the method below that truly lost its closing brace,
+    and the methods after it became its local functions."""
+    _, definitions = chunk_text(
+        "swift",
+        "struct Buffer {\n    func first(_ code: Int) -> Bool {\n        switch code {\n"
+        "        case 1:\n            return true\n        default:\n            return false\n"
+        "        }\n    }\n\n    func broken() -> Int {\n        if size == 0 {\n"
+        "            return 1\n\n        return 0\n    }\n\n"
+        "    func second() -> Int {\n        return 2\n    }\n\n"
+        "    func area() -> Int {\n        return 3\n    }\n}\n",
+    )
+    assert [(d.name, d.kind, d.parent) for d in definitions] == [
+        ("Buffer", "class", ""),
+        ("first", "method", "Buffer"),
+        ("broken", "method", "Buffer"),
+        ("second", "method", "Buffer"),
+        ("area", "method", "Buffer"),
+    ]
+
+
 def test_a_ruby_literal_left_open_is_a_suspect() -> None:
     """A Ruby ``%w(`` or ``%r{`` left open mid-edit reads on to its partner bracket,
     which may be far below; the line that opens it is a suspect like one that opens a

@@ -2119,13 +2119,19 @@ def _unclosed(
             continue
         for deeper in [k for k in at_indent if k > indent]:
             del at_indent[deeper]
-        if _opens(lines[i]):  # (a closing line sits deeper than its indentation says)
+        # (a closing line sits deeper than its indentation says, and so does a switch's
+        # label at the switch's own indentation: Go, Swift, C)
+        if _opens(lines[i]) and not _LABEL.match(lines[i].lstrip()):
             if at_indent.get(indent, depth) < depth:
                 before = _sibling_before(lines, indents, i, after)
                 return [(before, i)] if before is not None else []
             at_indent.setdefault(indent, depth)
         depth += deltas[i]
     return []
+
+
+#: A switch's label on its own line (``case .some(let x):``, ``default:``).
+_LABEL = re.compile(r"(?:case\b.*|default\s*):\s*(?://.*)?$")
 
 
 def _bracket_deltas(tree: tree_sitter.Tree, count: int, interpolations: bool = False) -> list[int]:
