@@ -1675,8 +1675,8 @@ def _isolated(
                 or (
                     trial.hurt == best.hurt
                     and any(
-                        row is not None and best.unit[0] <= row < best.unit[1]
-                        for row in (first, closing)
+                        at is not None and best.unit[0] <= at < best.unit[1]
+                        for at in (first, closing)
                     )
                 )
             ):
@@ -1732,7 +1732,8 @@ class _Blanking:
         )
         self.parses = 0
         self.fresh = max(4, REPAIR_FRESH_BYTES // max(1, len(source)))  # whole parses left
-        self.seen: dict[tuple[int, int], _Trial | None] = {}  # trials on this text
+        # trials on this text, by rows, closing row, header and the row written whole
+        self.seen: dict[tuple[int, int, int | None, bool, int | None], _Trial | None] = {}
 
     def tried(
         self,
@@ -1754,10 +1755,13 @@ class _Blanking:
             return self.seen[key]
         if first >= last or self.parses == REPAIR_PARSES:
             return None
-        if opener is not None and _rebraced(*self._around(opener, last)) is None:
-            return None
+        written = None
+        if opener is not None:
+            below = self.lines[last] if last < len(self.lines) else None
+            if (written := _rebraced(self.lines[opener], below)) is None:
+                return None
         self.parses += 1
-        self.seen[key] = trial = self._blanked(first, last, closing, header, opener)
+        self.seen[key] = trial = self._blanked(first, last, closing, header, opener, written)
         return trial
 
     def header_repaired(
@@ -1776,21 +1780,23 @@ class _Blanking:
                 trial = blanked
         return trial
 
-    def _around(self, opener: int, last: int) -> tuple[str, str | None]:
-        """The header's line ``opener`` and the line after the header's rows, if any."""
-        return self.lines[opener], self.lines[last] if last < len(self.lines) else None
-
     def _blanked(
-        self, first: int, last: int, closing: int | None, header: bool, opener: int | None
+        self,
+        first: int,
+        last: int,
+        closing: int | None,
+        header: bool,
+        opener: int | None,
+        written: tuple[str, str | None] | None,
     ) -> _Trial | None:
-        """``tried``, each time it parses."""
+        """``tried``, each time it parses; ``written``: the header's line ``opener``
+        and the line below it, as ``_rebraced`` writes them."""
         spans = [(first, last)] if closing is None else [(first, last), (closing, closing + 1)]
         lines = [
             " " * len(line.encode("utf-8")) if any(a <= i < b for a, b in spans) else line
             for i, line in enumerate(self.lines)
         ]
-        written = None if opener is None else _rebraced(*self._around(opener, last))
-        if written is not None:
+        if opener is not None and written is not None:
             lines[opener], below = written
             if below is not None:  # (the brace on the first member's line)
                 lines[last] = below
@@ -2096,8 +2102,7 @@ def _indent(line: str) -> int | None:
     stripped = line.lstrip()
     if not stripped or stripped.startswith(("#", "//")):
         return None
-    head = line[: len(line) - len(stripped)]
-    return len(head) + 3 * head.count("\t")
+    return _margin(line)
 
 
 def _unclosed(
@@ -2190,7 +2195,7 @@ def _leaves_literal_open(line: str, opener: re.Pattern[str]) -> bool:
     """Whether a bracketed literal (Ruby's ``%w(``, Elixir's ``~r{``) opened on the
     line, outside a comment, is not closed there: its bracket nests, so the literal
     ends at its partner."""
-    if "#" in line and line.lstrip().startswith("#"):
+    if line.lstrip().startswith("#"):
         return False
     for found in opener.finditer(line):
         bracket = found.group(1)
