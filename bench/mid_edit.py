@@ -64,8 +64,9 @@ def half_edited(
 ) -> str | None:
     """The text with one line of its middle half edited halfway: its last closing
     bracket dropped (``bracket``), a string opened at its end (``quote``, ``squote``:
-    with a single quote), or the line cut at half its length (``cut``); with
-    ``header``, the first line of one of the ``definitions`` that holds others is cut."""
+    with a single quote), the line cut at half its length (``cut``), or half of another
+    line typed above it (``insert``); with ``header``, the first line of one of the
+    ``definitions`` that holds others is cut."""
     lines = text.split("\n")
     quarter = len(lines) // 4
     middle = range(quarter, len(lines) - quarter)
@@ -121,10 +122,14 @@ def _headers(lines: list[str], definitions: list[Definition]) -> list[int]:
 CONTAINERS = frozenset({"class", "struct", "interface", "enum", "trait", "impl", "module"})
 
 
-def named(language: str, text: str, repairs: int) -> set[tuple[str, str]]:
+def read(language: str, text: str, repairs: int) -> list[Definition]:
+    """The definitions the chunker finds with ``repairs`` second readings allowed."""
     treesitter.REPAIRS = repairs
-    definitions: list[Definition] = chunk_text(language, text)[1]
-    return {(d.name, d.kind) for d in definitions}
+    return chunk_text(language, text)[1]
+
+
+def named(language: str, text: str, repairs: int) -> set[tuple[str, str]]:
+    return {(d.name, d.kind) for d in read(language, text, repairs)}
 
 
 def measure(roots: list[Path], per_language: int, seed: int, edit: str = "bracket") -> dict:
@@ -135,8 +140,7 @@ def measure(roots: list[Path], per_language: int, seed: int, edit: str = "bracke
         rng.shuffle(group)
         totals: dict[str, int] = defaultdict(int)
         for _path, text in group[:per_language]:
-            treesitter.REPAIRS = shipped
-            definitions = chunk_text(language, text)[1]
+            definitions = read(language, text, shipped)
             whole = {(d.name, d.kind) for d in definitions}
             edited = half_edited(text, rng, edit, definitions)
             if len(whole) < 3 or edited is None:
