@@ -1981,6 +1981,44 @@ def test_a_class_whose_header_broke_keeps_its_methods(language: str, source: str
     assert (by_name["area"].kind, by_name["area"].parent) == ("function", "")
 
 
+#: (language, a file whose class or namespace header is cut before its name, and the
+#: kind and owner its methods keep)
+HEADER_KEYWORD_CUT = [
+    (  # a namespace that does not indent its members, its brace cut off with its name
+        "cpp",
+        '#include "a.h"\n\nnamespace a {\nMACRO_BEGIN\nnamespac\n\n// A buffer.\n'
+        "template <class T>\nclass Buffer {\n public:\n  int First() { return 1; }\n"
+        "  int Second() { return 2; }\n};\n\n}  // namespace b\nMACRO_END\n}  // namespace a\n",
+        ("method", "Buffer"),
+    ),
+    (  # Zig's ``= struct {`` cut off: the methods stay the struct's
+        "zig",
+        'const std = @import("std");\n\npub const Buf\n    len: usize,\n\n'
+        "    pub fn first(self: Buf) usize {\n        return self.len;\n    }\n\n"
+        "    pub fn second(self: Buf) usize {\n        return 2;\n    }\n};\n",
+        ("method", "Buf"),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("language", "source", "kept"), HEADER_KEYWORD_CUT, ids=[c[0] for c in HEADER_KEYWORD_CUT]
+)
+def test_a_header_cut_before_its_name_keeps_the_members(
+    language: str, source: str, kept: tuple[str, str]
+) -> None:
+    """A header cut short before it names its class or namespace (C++'s
+    ``namespac``, whose closing line is found by counting brackets, as its members are
+    not indented; Zig's ``pub const Buf`` without ``= struct {``) is blanked with its
+    closing line, so the members below it read on their own rather than into one
+    error, as members of the class they sit in."""
+    _, definitions = chunk_text(language, source)
+    by_name = {d.name.lower(): d for d in definitions}
+    for name in ("first", "second"):
+        assert name in by_name, [(d.name, d.kind) for d in definitions]
+        assert (by_name[name].kind, by_name[name].parent) == kept, by_name[name]
+
+
 def test_a_switch_label_at_its_switch_indentation_is_no_unclosed_bracket() -> None:
     """Swift, Go and C put a switch's ``case`` at the switch's own indentation, one
     bracket deeper than the lines before it there. Read as a unit that left a bracket

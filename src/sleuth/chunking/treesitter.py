@@ -1493,6 +1493,8 @@ def _members_of(
     )
     if owner is None and (named := _HEADER_NAME.search(lines[header])) is not None:
         owner, kind = named.group(2), named.group(1)
+    elif owner is None and (cut := _HEADER_CUT.match(lines[header])) and cut.group("const"):
+        owner, kind = cut.group("const"), "struct"  # (Zig's ``const Builde``)
     # a module's functions stay functions (Elixir, C++ namespaces), as in a whole file
     method = kind not in _MODULE_WORDS
     level = _next_level(
@@ -1535,6 +1537,31 @@ _HEADER_NAME = re.compile(
 )
 
 
+#: The words a class or module's header line starts with, and its modifiers.
+_HEADER_WORDS = (
+    *("class", "struct", "interface", "enum", "trait", "object", "protocol", "extension"),
+    *("module", "record", "namespace", "actor", "defmodule", "impl", "union"),
+    *("public", "private", "protected", "internal", "fileprivate", "static", "final"),
+    *("abstract", "sealed", "open", "data", "inner", "partial", "export", "default"),
+    *("pub", "unsafe", "readonly"),
+)
+#: A header cut short before its name (``public clas``, ``enum class``, C++'s
+#: ``namespac``), or Zig's ``const Builde`` (``= struct {`` cut off): its words, the
+#: last maybe cut, and nothing after them; Zig's name as ``const``.
+_HEADER_CUT = re.compile(
+    r"^\s*(?:(?:(?:{words})\s+)*(?:{cuts})|(?:pub\s+)?const\s+(?P<const>[A-Za-z_]\w*)"
+    r"(?:\s*=\s*[a-z]*)?)\s*$".format(
+        words="|".join(_HEADER_WORDS),
+        cuts="|".join(sorted({w[:n] for w in _HEADER_WORDS for n in range(1, len(w) + 1)})),
+    )
+)
+
+
+def _header_line(line: str) -> bool:
+    """Whether a line is a class or module's header, whole or cut short."""
+    return bool(_HEADER_NAME.search(line) or _HEADER_CUT.match(line))
+
+
 def _worth_reading_again(tree: tree_sitter.Tree, lines: list[str], single: str | None) -> bool:
     """Whether a parse's errors may have cost definitions: an error holds a good part
     of the file, a bracket had to be assumed, the file's brackets do not balance, the
@@ -1549,9 +1576,7 @@ def _worth_reading_again(tree: tree_sitter.Tree, lines: list[str], single: str |
     first = min(_first_error_row(tree.root_node, 0) or 0, count - 1)
     opened = _open_string(lines, 0, single)
     above = next((i for i in range(first - 1, -1, -1) if lines[i].strip()), first)
-    if (opened and first >= opened[0]) or any(
-        _HEADER_NAME.search(lines[i]) for i in (above, first)
-    ):
+    if (opened and first >= opened[0]) or any(_header_line(lines[i]) for i in (above, first)):
         return True
     least = min(50, max(3, count // 4))
     return any(
@@ -1655,11 +1680,15 @@ def _isolated(
         # a unit whose own header broke (its name cut, its brace gone): its header
         # written whole, or blanked with its closing line, so its members are read
         for start, end in _headers_at(lines, indents, row):
+            # (a flat one's members lie after it, not in it: it reads on into them)
             header = _header(lines, indents, max(start, after), end)
+            flat = header is None and start >= after
+            if flat:
+                header = _flat_header(lines, start, blanking.tree)
             if (
                 header is None
-                or not _HEADER_NAME.search(lines[header[0]])  # (not a function's)
-                or _header_read(blanking.tree.root_node, lines, header, end)
+                or not _header_line(lines[header[0]])  # (not a function's)
+                or (not flat and _header_read(blanking.tree.root_node, lines, header, end))
             ):
                 continue
             first, stop, closing = header
@@ -1855,9 +1884,16 @@ class _Blanking:
 
 def _headers_at(lines: list[str], indents: list[int | None], row: int) -> list[tuple[int, int]]:
     """The units whose header may hold the first error at ``row``: those holding it,
+    the one opening on one of the two lines above (a C++ namespace whose members are
+    not indented),
     and the unit below when the row is an attribute of it (Swift's ``@Suite("..")``
     above a struct whose header broke, where the grammar gives up)."""
     units = _holding(lines, indents, row)
+    above = [i for i in range(row - 1, -1, -1) if indents[i] is not None][:2]
+    for i in above:  # (a namespace not indenting, with a macro line below it)
+        if _header_line(lines[i]) and (unit := _opening(lines, indents, i)) is not None:
+            units.append(unit)
+            break
     if _ATTRIBUTE.match(lines[row].lstrip()):
         below = next(
             (
@@ -1892,6 +1928,24 @@ def _header(
     # in a namespace that does not indent its contents)
     closing = next((i for i in at_level if i >= stop and _CLOSES.match(lines[i])), None)
     return start, stop, closing
+
+
+def _flat_header(
+    lines: list[str], start: int, tree: tree_sitter.Tree
+) -> tuple[int, int, int | None] | None:
+    """The header of a unit whose members are not indented (a C++ namespace) whose
+    brace was cut off with its name: its first line, and its closing line, the first at
+    its indentation where the brackets after it close one more than they opened."""
+    if not _header_line(lines[start]) or "{" in lines[start]:
+        return None
+    margin, depth = _margin(lines[start]), 0
+    deltas = _bracket_deltas(tree, len(lines))
+    for row in range(start + 1, len(lines)):
+        depth += deltas[row]
+        if depth < 0:
+            closes = _margin(lines[row]) == margin and _CLOSES.match(lines[row])
+            return (start, start + 1, row) if closes else None
+    return None
 
 
 def _closed(node: tree_sitter.Node) -> bool:
