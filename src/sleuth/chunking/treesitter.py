@@ -1684,7 +1684,7 @@ def _isolated(
             header = _header(lines, indents, max(start, after), end)
             flat = header is None and start >= after
             if flat:
-                header = _flat_header(lines, start, blanking.tree)
+                header = _flat_header(lines, start, blanking.deltas)
             if (
                 header is None
                 or not _header_line(lines[header[0]])  # (not a function's)
@@ -1763,6 +1763,14 @@ class _Blanking:
         self.fresh = max(4, REPAIR_FRESH_BYTES // max(1, len(source)))  # whole parses left
         # trials on this text, by rows, closing row, header and the row written whole
         self.seen: dict[tuple[int, int, int | None, bool, int | None], _Trial | None] = {}
+        self._deltas: list[int] | None = None
+
+    def deltas(self) -> list[int]:
+        """Per row, the brackets the parse's tokens open less those they close (once
+        per parse: the query walks the whole tree)."""
+        if self._deltas is None:
+            self._deltas = _bracket_deltas(self.tree, len(self.lines))
+        return self._deltas
 
     def tried(
         self,
@@ -1875,6 +1883,7 @@ class _Blanking:
     def take(self, trial: _Trial) -> None:
         """Go on from the text and parse of ``trial``."""
         self.tree, self.lines = trial.tree, trial.lines
+        self._deltas = None
         first, last = trial.unit
         self.shape[first:last] = [""] * (last - first)
         if trial.closing is not None:
@@ -1931,15 +1940,16 @@ def _header(
 
 
 def _flat_header(
-    lines: list[str], start: int, tree: tree_sitter.Tree
+    lines: list[str], start: int, bracket_deltas: Callable[[], list[int]]
 ) -> tuple[int, int, int | None] | None:
     """The header of a unit whose members are not indented (a C++ namespace) whose
     brace was cut off with its name: its first line, and its closing line, the first at
-    its indentation where the brackets after it close one more than they opened."""
+    its indentation where the brackets after it close one more than they opened
+    (``bracket_deltas``: per row, of the parse)."""
     if not _header_line(lines[start]) or "{" in lines[start]:
         return None
     margin, depth = _margin(lines[start]), 0
-    deltas = _bracket_deltas(tree, len(lines))
+    deltas = bracket_deltas()
     for row in range(start + 1, len(lines)):
         depth += deltas[row]
         if depth < 0:
