@@ -428,6 +428,12 @@ def test_a_file_named_by_the_whole_query_word_outranks_one_named_in_part() -> No
         ("lib/rails/generators/rails/integration_test/generator.rb", "code"),  # writes tests
         ("docs/Classes/Session.html", "docs"),
         ("app/templates/session.html", "code"),
+        ("test.c", "tests"),  # a file named test or tests, outside a source folder
+        ("polls/tests.py", "tests"),
+        ("tests/conftest.py", "tests"),
+        ("lib/plug/test.ex", "code"),  # code that runs tests
+        ("packages/vitest/src/runtime/runners/test.ts", "code"),
+        ("src/contest.py", "code"),
     ],
 )
 def test_file_categories_by_path(path: str, category: str) -> None:

@@ -19,6 +19,10 @@ _TEST_PATH = re.compile(
     r"|^[a-z0-9]+[_-]tests?/"
     r"|(^|/)test_[^/]*\.(py|c|cc|cpp|rb|lua|dart|php)$"  # not lib/test_functions.bash
     r"|_test\.[^/]+$|\.(test|spec)\.[^/]+$|(^|/)[^/]*Tests?\.[^/]+$|_spec\.[^/]+$"
+    # a file named test or tests (Django's app/tests.py, hiredis' test.c, pytest's
+    # conftest.py), but not in a source folder: lib/plug/test.ex and vitest's
+    # src/runtime/runners/test.ts are code that runs tests
+    r"|^(?!(?:.*/)?(?:lib|src)/)(?:.*/)?(?:tests?|conftest)\.[^/]+$"
 )
 
 
