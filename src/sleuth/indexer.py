@@ -321,6 +321,7 @@ class Indexer:
             stored.append((file_id, record))
             rows.append((file_id, record.chunks, record.definitions, row is not None, record.terms))
         chunk_ids = self.meta.replace_chunks(rows)
+        self.meta.mark_generated((file_id, record.generated) for file_id, record in stored)
         for (file_id, record), ids in zip(stored, chunk_ids, strict=True):
             self.lexical.delete_file(file_id)
             for chunk_id, fields in zip(ids, record.lexical, strict=True):

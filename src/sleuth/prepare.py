@@ -19,6 +19,7 @@ from . import config
 from .chunking import Chunk, chunk_text
 from .chunking.adr import is_adr, mark_adr
 from .discover import content_skip_reason, holds_key
+from .generated import generated_by_content
 from .languages import halt_count, language_for, language_of
 from .tokens import code_terms, code_terms_text, path_terms, sorted_terms, split_identifier
 
@@ -61,6 +62,8 @@ class PreparedFile:
     terms: str = ""
     #: The parse gave up (the file became line windows); see ``languages.halt_count``.
     parse_halted: bool = False
+    #: A tool wrote it, its first lines say (``generated``): it ranks lower.
+    generated: bool = False
 
 
 def content_hash(data: bytes | str) -> str:
@@ -141,6 +144,7 @@ def prepare_file(
         record.skip_reason = "binary"
         return record
     record.language = language_of(path, text)
+    record.generated = generated_by_content(text)
     halts = halt_count()
     chunks, definitions = chunk_text(record.language, text)
     record.parse_halted = halt_count() > halts

@@ -90,6 +90,8 @@ PRIORS = {
     # data and configuration files (JSON, YAML, TOML, XML) for a question in words that
     # does not ask for configuration or data: CI workflows and fixtures say many words
     "data_files": 0.6,
+    # generated code: by its path (generated/, *.generated.*, .d.ts), or a file whose
+    # first lines say a tool wrote it (``DO NOT EDIT``, a flex scanner; ``generated``)
     "generated": 0.6,
     # query words name the file (retry.py, lock.lua, Options.hs): the full boost when they
     # name every word of its name, a share of it for part (options: CommandLineOptions.hs)
@@ -270,7 +272,10 @@ def apply_priors(
     plan: QueryPlan,
     scored: list[Scored],
     definitions: dict[str, list[DefinitionSpan]],
+    generated: frozenset[str] = frozenset(),
 ) -> None:
+    """Each candidate's score times its priors (``PRIORS``); ``generated``: the paths of
+    files whose first lines say a tool wrote them."""
     names = plan.symbol_names
     exact = plan.exact_names
     terms = tuple(plan.terms)
@@ -353,7 +358,7 @@ def apply_priors(
             factor *= PRIORS["release_notes"]
         if not asks_data and row.language in DATA_LANGUAGES:
             factor *= PRIORS["data_files"]
-        place = _place_of(row.path)
+        place = "generated" if row.path in generated else _place_of(row.path)
         if place == "generated":
             factor *= PRIORS["generated"]
         elif place == "auxiliary" and category == "code":

@@ -87,6 +87,9 @@ CREATE TABLE IF NOT EXISTS file_terms (
     file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
     terms TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS generated_files (
+    file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE
+);
 """
 
 
@@ -264,6 +267,22 @@ class MetaStore:
         )
         self._put_file_terms([(file_id, terms) for file_id, _, _, _, terms in files])
         return ids
+
+    def mark_generated(self, files: Iterable[tuple[int, bool]]) -> None:
+        """Record which of these files a tool wrote (``generated``), by file id."""
+        rows = list(files)
+        self.db.executemany("DELETE FROM generated_files WHERE file_id=?", [(i,) for i, _ in rows])
+        self.db.executemany(
+            "INSERT INTO generated_files(file_id) VALUES (?)", [(i,) for i, made in rows if made]
+        )
+
+    def generated_paths(self) -> frozenset[str]:
+        """The paths of the files a tool wrote (a handful per tree, if any)."""
+        with self.lock:
+            found = self.db.execute(
+                "SELECT f.path FROM generated_files g JOIN files f ON f.id=g.file_id"
+            ).fetchall()
+        return frozenset(path for (path,) in found)
 
     def replace_skipped(self, skipped: Iterable[tuple[str, str]]) -> None:
         self.db.execute("DELETE FROM skipped")
