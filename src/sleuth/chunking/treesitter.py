@@ -1680,7 +1680,6 @@ def _isolated(
         # a unit whose own header broke (its name cut, its brace gone): its header
         # written whole, or blanked with its closing line, so its members are read
         for start, end in _headers_at(lines, indents, row):
-            # (a flat one's members lie after it, not in it: it reads on into them)
             header = _header(lines, indents, max(start, after), end)
             flat = header is None and start >= after
             if flat:
@@ -1688,6 +1687,7 @@ def _isolated(
             if (
                 header is None
                 or not _header_line(lines[header[0]])  # (not a function's)
+                # (a flat header's members lie after it: the grammar reads on into them)
                 or (not flat and _header_read(blanking.tree.root_node, lines, header, end))
             ):
                 continue
@@ -1894,9 +1894,8 @@ class _Blanking:
 def _headers_at(lines: list[str], indents: list[int | None], row: int) -> list[tuple[int, int]]:
     """The units whose header may hold the first error at ``row``: those holding it,
     the one opening on one of the two lines above (a C++ namespace whose members are
-    not indented),
-    and the unit below when the row is an attribute of it (Swift's ``@Suite("..")``
-    above a struct whose header broke, where the grammar gives up)."""
+    not indented), and the unit below when the row is an attribute of it (Swift's
+    ``@Suite("..")`` above a struct whose header broke, where the grammar gives up)."""
     units = _holding(lines, indents, row)
     above = [i for i in range(row - 1, -1, -1) if indents[i] is not None][:2]
     for i in above:  # (a namespace not indenting, with a macro line below it)
