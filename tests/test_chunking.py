@@ -1609,8 +1609,9 @@ def test_rust_methods_declared_through_a_macro_of_the_same_file() -> None:
 
 def test_zsh_go_type_groups_and_elixir_macro_heads() -> None:
     """zsh read as bash: ``(( $+commands[x] ))``, ``${(f)"$(cmd)"}``, a brace group
-    closed without ``;`` or opened without a space, and a length in arithmetic
-    (``(( #arr ))``, a comment to bash) lost or nested every function after them.
+    closed without ``;`` or opened without a space, a length in arithmetic
+    (``(( #arr ))``, a comment to bash) and glob qualifiers after a brace expansion
+    (``{_*,*.zsh}(N)``) lost or nested every function after them.
     Go's ``type ( .. )`` group named only its first type (or none after a comment). Elixir's ``@spec
     defguard(Macro.t())`` and ``defmacro def(call, ..)`` were bogus definitions."""
     _, definitions = checked_chunks(
@@ -1631,9 +1632,11 @@ def test_zsh_go_type_groups_and_elixir_macro_heads() -> None:
     ]
     _, definitions = cleanly_parsed(
         "bash",
-        '_omz_source() {\n  if (( #pre && !#b )); then\n    a=("${(@kv)pre}")\n  fi\n}\n',
+        '_omz_source() {\n  if (( #pre && !#b )); then\n    a=("${(@kv)pre}")\n  fi\n}\n'
+        # glob qualifiers after a brace expansion
+        '_omz_plugins() {\n  a=("$ZSH"/plugins/*/{_*,*.plugin.zsh}(-.N:h:t))\n}\n',
     )
-    assert [d.name for d in definitions] == ["_omz_source"]
+    assert [d.name for d in definitions] == ["_omz_source", "_omz_plugins"]
     _, definitions = checked_chunks(
         "go",
         "package promql\n\ntype (\n"

@@ -15,6 +15,10 @@ _ZSH_PLUS = re.compile(r"\$\{?\+(?=[A-Za-z_])")
 _ZSH_SUBSCRIPT = re.compile(r"\$[A-Za-z_]\w*\[[^\[\]\s\"'`]{1,60}\]")
 #: zsh's glob qualifiers (``*(N)``, ``*.cabal(N)``, ``*(:t)``), read as a word.
 _ZSH_GLOB_QUALIFIER = re.compile(r"\((?<=[*?\]]\()[^\s()|<>;&\"'`$]{1,20}\)(?=[\s);}\"]|$)")
+#: ... and after a brace expansion (``plugins/*/{_*,*.plugin.zsh}(-.N:h:t)``).
+_ZSH_BRACE_QUALIFIER = re.compile(
+    r"(?<![$\w])(\{[^{}\s$()]*,[^{}\s$()]*\})\(([^\s()|<>;&\"'`$]{1,20})\)(?=[\s);}\"]|$)"
+)
 #: zsh's ``{ cmd }`` closed without a ``;`` (``function gdv() { git diff | view - }``):
 #: bash nests every later function in it; read as ``{ cmd;}``.
 _ZSH_BRACE_CLOSE = re.compile(
@@ -51,6 +55,7 @@ def rewrite_bash(text: str) -> str:
         text = _ZSH_SUBSCRIPT.sub(_subscript_word, text)
     if "(" in text:
         text = _ZSH_GLOB_QUALIFIER.sub(lambda m: "_" + m.group(0)[1:-1] + "_", text)
+        text = _ZSH_BRACE_QUALIFIER.sub(lambda m: f"{m.group(1)}_{m.group(2)}_", text)
     if " }" in text:
         text = _ZSH_BRACE_CLOSE.sub(lambda m: m.group(0)[: m.end(1) - m.start(0) - 1] + ";}", text)
     if "{" in text:
