@@ -1982,6 +1982,8 @@ def test_a_class_whose_header_broke_keeps_its_methods(language: str, source: str
     for name in ("first", "second"):
         assert (by_name[name].kind, by_name[name].parent) == ("method", "Buf"), by_name
     assert (by_name["area"].kind, by_name["area"].parent) == ("function", "")
+    # the class once, though both readings found it
+    assert len({(d.name, d.start_line) for d in definitions}) == len(definitions), definitions
 
 
 #: (language, a file whose class or namespace header is cut before its name, and the

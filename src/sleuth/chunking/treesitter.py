@@ -1452,11 +1452,14 @@ def treesitter_chunks(
                 *_placed(definitions, units, bodies),
                 -_damage(tree.root_node, skip=units),
             ):
+                # (not one the second reading found too: a class whose header it
+                # wrote whole)
+                again_found = {(d.name, d.start_line) for d in named}
                 kept = [
                     replace(d, end_line=min(d.end_line, end))
                     for d in definitions
                     for start, end in units
-                    if start < d.start_line <= end
+                    if start < d.start_line <= end and (d.name, d.start_line) not in again_found
                 ]
                 chunks = found
                 definitions = sorted(named + kept, key=lambda d: d.start_line)
@@ -1932,6 +1935,10 @@ def _header(
     at_level = [i for i in range(start + 1, end) if indents[i] == level]
     if at_level and not _opens(lines[at_level[0]]) and not _CLOSES.match(lines[at_level[0]]):
         stop = at_level[0] + 1  # (rows deeper than the first line come before it)
+        # and its supertypes may go on below it, to the brace (``) : Plan,`` over
+        # ``  Carrier {``)
+        brace = (i for i in range(stop - 1, min(end, stop + 3)) if lines[i].rstrip().endswith("{"))
+        stop = next(brace, stop - 1) + 1
     # its closing line: the first at its indentation that closes (the unit may run on,
     # in a namespace that does not indent its contents)
     closing = next((i for i in at_level if i >= stop and _CLOSES.match(lines[i])), None)
