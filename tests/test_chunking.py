@@ -1986,6 +1986,31 @@ def test_a_class_whose_header_broke_keeps_its_methods(language: str, source: str
     assert len({(d.name, d.start_line) for d in definitions}) == len(definitions), definitions
 
 
+def test_a_python_class_whose_header_broke_is_not_taken_by_the_class_above() -> None:
+    """Blanked, a Python class header leaves its body at the indentation of the class
+    above's, which then reads on over it: the methods are the broken class's, and the
+    class above ends where it did."""
+    _, definitions = chunk_text(
+        "python",
+        '"""Brackets."""\n\nfrom dataclasses import dataclass, field\n\n\n'
+        "class BracketMatchError(Exception):\n"
+        '    """Raised when an opening bracket is unable to be matched."""\n\n\n'
+        '@dataclass\nclass Brack\n    """Keeps track of brackets on a line."""\n\n'
+        "    depth: int = 0\n\n"
+        "    def mark(self, leaf: int) -> None:\n"
+        "        if leaf:\n            self.depth += leaf\n\n"
+        "    def any_open(self) -> bool:\n        return bool(self.depth)\n\n\n"
+        "def is_split(leaf: int) -> int:\n    return leaf\n",
+    )
+    by_name = {d.name: d for d in definitions}
+    assert (by_name["mark"].parent, by_name["any_open"].parent) == ("Brack", "Brack")
+    assert (by_name["BracketMatchError"].start_line, by_name["BracketMatchError"].end_line) == (
+        6,
+        7,
+    )
+    assert by_name["is_split"].parent == ""
+
+
 #: (language, a file whose class or namespace header is cut before its name, and the
 #: kind and owner its methods keep)
 HEADER_KEYWORD_CUT = [

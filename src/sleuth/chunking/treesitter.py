@@ -1483,14 +1483,19 @@ def _members_of(
     """The chunks and definitions of a unit whose header was blanked (``body``: its
     header's row, and its rows [start, end)) made its members again: the grammar read
     them as free functions. Those at its members' indentation take the name the first
-    reading gave the unit, else the one its header line gives (``class Me``, cut
+    reading gave the unit (a definition starting on its header or the attribute lines
+    above it, not one around it), else the one its header line gives (``class Me``, cut
     mid-name)."""
     header, first, last = body
+    top = header
+    while top and _ATTRIBUTE.match(lines[top - 1].lstrip()):
+        top -= 1
     owner, kind = next(
         (
             (d.name, d.kind)
             for d in first_reading
-            if d.start_line - 1 <= header < d.end_line and d.kind in _CLASS_KINDS | {"module"}
+            if top <= d.start_line - 1 <= header < d.end_line
+            and d.kind in _CLASS_KINDS | {"module"}
         ),
         (None, None),
     )
@@ -1506,17 +1511,39 @@ def _members_of(
     if owner is None or level is None:
         return chunks, definitions
 
+    # a class just above at the header's indentation that read on into the body, once
+    # the header was blanked (Python: the body's indentation goes on with its own)
+    margin = _margin(lines[header])
+
+    def swallowing(d: Definition) -> bool:
+        return (
+            d.start_line - 1 < top
+            and d.end_line - 1 >= first
+            and d.kind in _CLASS_KINDS
+            and _margin(lines[d.start_line - 1]) == margin
+        )
+
+    swallowed = {d.name for d in definitions if swallowing(d)}
+
     def member(item: Chunk | Definition) -> bool:
         row = item.start_line - 1
-        return first <= row < last and not item.parent and _margin(lines[row]) == level
+        return (
+            first <= row < last
+            and (not item.parent or item.parent in swallowed)
+            and _margin(lines[row]) == level
+        )
 
     for chunk in chunks:
         if member(chunk):
             chunk.parent = owner
             chunk.kind = "method" if method and chunk.kind == "function" else chunk.kind
+    # (the class that read on ends above the header)
+    above = next((i + 1 for i in range(top - 1, -1, -1) if lines[i].strip()), top)
     definitions = [
         replace(d, parent=owner, kind="method" if method and d.kind == "function" else d.kind)
         if member(d)
+        else replace(d, end_line=above)
+        if swallowing(d)
         else d
         for d in definitions
     ]
@@ -1569,17 +1596,21 @@ def _worth_reading_again(tree: tree_sitter.Tree, lines: list[str], single: str |
     """Whether a parse's errors may have cost definitions: an error holds a good part
     of the file, a bracket had to be assumed, the file's brackets do not balance, the
     first error comes after a line that opens a string it does not close (every later
-    string turned inside out), or it is on a class's header or the line after it (its
-    members read into the error, or as free functions). A construct the grammar merely
-    skipped (a macro in C++ or Rust) leaves none of these, and costs no second
-    reading."""
+    string turned inside out), or it is on a class's header, the line after it or an
+    attribute line above it (its members read into the error, or as free functions).
+    A construct the grammar merely skipped (a macro in C++ or Rust) leaves none of
+    these, and costs no second reading."""
     count = len(lines)
     if sum(_bracket_deltas(tree, count)):
         return True
     first = min(_first_error_row(tree.root_node, 0) or 0, count - 1)
     opened = _open_string(lines, 0, single)
     above = next((i for i in range(first - 1, -1, -1) if lines[i].strip()), first)
-    if (opened and first >= opened[0]) or any(_header_line(lines[i]) for i in (above, first)):
+    # (an error on a decorator or attribute line: the header is the line below it)
+    below = next((i for i in range(first, count) if not _ATTRIBUTE.match(lines[i].lstrip())), first)
+    if (opened and first >= opened[0]) or any(
+        _header_line(lines[i]) for i in (above, first, below)
+    ):
         return True
     least = min(50, max(3, count // 4))
     return any(
