@@ -2262,3 +2262,31 @@ def test_a_single_quote_left_open_in_shell() -> None:
     )
     names = {d.name for d in chunk_text("kotlin", kotlin)[1]}
     assert {"writeOrCountBytes", "setType", "appendQuotedString"} <= names, names
+
+
+def test_a_section_heading_comment_joins_what_it_titles() -> None:
+    """A comment alone between definitions (``## Validations``, ``// MARK: - Helpers``)
+    titles the definitions below it: as a chunk of its own it matched every question
+    about its section and answered none."""
+    body = "".join(f"    assert step({i})\n" for i in range(30))
+    source = (
+        "defmodule ChangesetTest do\n  use ExUnit.Case\n\n"
+        f'  test "cast/4" do\n{body}  end\n\n'
+        "  ## Validations\n\n"
+        f'  test "validate_change/3" do\n{body}  end\nend\n'
+    )
+    chunks, _ = chunk_text("elixir", source)
+    heading = source.split("\n").index("  ## Validations") + 1
+    assert next((c.start_line, c.kind) for c in chunks if c.start_line >= heading) == (
+        heading,
+        "test",
+    )
+    assert not any(c.text.strip() == "## Validations" for c in chunks)
+    lines = "".join(f"        total += {i}\n" for i in range(60))
+    chunks, _ = chunk_text(
+        "swift",
+        f"struct Buffer {{\n    func size() -> Int {{\n        var total = 0\n{lines}"
+        "        return total\n    }\n}\n\n// MARK: - Helpers\n\n"
+        "func area() -> Int {\n    return 3\n}\n",
+    )
+    assert chunks[-1].symbol == "area" and chunks[-1].text.startswith("// MARK: - Helpers")

@@ -1226,6 +1226,10 @@ class _Chunker:
         merged: list[list] = []
         for span in spans:
             start, end, kind, name, parent, names = span
+            if merged and self._heading(merged[-1], start, name):
+                # a section's heading comment (``## Validations``) titles what follows
+                merged[-1] = [merged[-1][0], end, kind, name, parent, list(names)]
+                continue
             if merged:
                 prev = merged[-1]
                 tiny = (
@@ -1265,7 +1269,26 @@ class _Chunker:
             )
         return chunks
 
+    def _heading(self, prev: list, start: int, name: str) -> bool:
+        """Whether ``prev`` is a container's few lines of comment alone, just above the
+        definition ``name`` that starts at ``start``: a section heading (``## Validations``,
+        ``// MARK: - Helpers``), which as a chunk of its own matched every question about
+        its section and answered none."""
+        first, last = prev[0], prev[1]
+        return (
+            bool(name)
+            and last - first + 1 < config.CHUNK_MIN_LINES
+            and 0 < start - last <= 2
+            and prev[3] != name
+            and all(
+                not line.strip() or _COMMENT_LINE.match(line)
+                for line in self.lines[first : last + 1]
+            )
+        )
 
+
+#: A line that is a comment alone, in any of the grammars' languages.
+_COMMENT_LINE = re.compile(r"\s*(?://|/\*|\*|#(?![!\[{]|if|else|elif|end|define|include)|--|;|%)")
 _FUNCTION_KINDS = frozenset({"function", "method", "macro", "test"})
 #: Declarations recorded as definitions of their trait, without a chunk of their own.
 _DECLARED_ONLY = frozenset({"function_signature_item"})
