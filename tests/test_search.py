@@ -2461,3 +2461,33 @@ def test_a_file_a_tool_wrote_ranks_below_hand_written_code(tmp_path: Path) -> No
 )
 def test_generated_files_are_told_by_their_first_comment_lines(head: str, generated: bool) -> None:
     assert generated_by_content(head) is generated
+
+
+def test_recorded_test_data_ranks_below_the_tests(tmp_path: Path) -> None:
+    """Snapshots and screenshots repeat the names of what they record: a question about
+    tests finds the test code first; a question asking for fixtures does not lower
+    them."""
+    screen = "statusline: mode | git branch | diagnostics | filename | location\n" * 8
+    root = _write(
+        tmp_path,
+        {
+            "tests/test_statusline.lua": "local T = {}\n\n"
+            "T['statusline']['shows the mode'] = function()\n"
+            "  child.lua('MiniStatusline.setup()')\n"
+            "  expect.equality(child.statusline(), 'mode')\n"
+            "end\n\nreturn T\n",
+            "tests/screenshots/statusline-default": screen,
+            "tests/screenshots/statusline-narrow": screen.replace("git branch | ", ""),
+        },
+    )
+    index = Index(root)
+    top = index.search("tests for the statusline", mode="lexical").results[0]
+    assert top.path == "tests/test_statusline.lua"
+    shot = ChunkRow(1, "tests/screenshots/statusline-default", "text", 1, 8, "window", *[""] * 6)
+    code = ChunkRow(2, "tests/statusline_helpers.lua", "lua", 1, 8, "function", *[""] * 6)
+    ratios = []
+    for question in ("how the statusline shows the mode", "statusline fixtures"):
+        scored = [Scored(shot, 1.0), Scored(code, 1.0)]
+        rank.apply_priors(classify(question), scored, {})
+        ratios.append(scored[0].score / scored[1].score)
+    assert ratios[0] < 1.0 == ratios[1]

@@ -42,7 +42,7 @@ _RELEASE_NOTES_FOLDER = re.compile(
 #: A question that asks for configuration or data, which such files answer.
 _ASKS_DATA = re.compile(
     r"\b(config\w*|settings?|workflows?|ci|pipelines?|ya?ml|json|toml|xml|manifests?"
-    r"|dependenc\w*|packages?|schemas?|fixtures?|data|keys?|values?|env\w*)\b",
+    r"|dependenc\w*|packages?|schemas?|fixtures?|snapshots?|data|keys?|values?|env\w*)\b",
     re.I,
 )
 #: A query about releases or changes, which release notes answer.
@@ -87,8 +87,9 @@ PRIORS = {
     # release notes (CHANGELOG.md, CHANGES.rst, HISTORY): a line for every change says
     # the words of every question, but answers one about releases only
     "release_notes": 0.5,
-    # data and configuration files (JSON, YAML, TOML, XML) for a question in words that
-    # does not ask for configuration or data: CI workflows and fixtures say many words
+    # data and configuration files (JSON, YAML, TOML, XML), and recorded test data
+    # (snapshots, screenshots, fixtures as text), for a question in words that does not
+    # ask for configuration or data: CI workflows and fixtures say many words
     "data_files": 0.6,
     # generated code: by its path (generated/, *.generated.*, .d.ts), or a file whose
     # first lines say a tool wrote it (``DO NOT EDIT``, a flex scanner; ``generated``)
@@ -356,7 +357,7 @@ def apply_priors(
             factor *= PRIORS["declarations"]
         if not asks_releases and _release_notes(row.path, category):
             factor *= PRIORS["release_notes"]
-        if not asks_data and row.language in DATA_LANGUAGES:
+        if not asks_data and (row.language in DATA_LANGUAGES or _recorded(row)):
             factor *= PRIORS["data_files"]
         place = "generated" if row.path in generated else _place_of(row.path)
         if place == "generated":
@@ -520,6 +521,18 @@ def _release_notes(path: str, category: str) -> bool:
     if category != "docs":
         return False
     return bool(_RELEASE_NOTES_FILE.search(path) or _RELEASE_NOTES_FOLDER.search(path))
+
+
+#: Test data recorded to compare against (Jest snapshots, screenshots, golden files,
+#: fixtures, Go's testdata/): text that repeats the names of what it records.
+_RECORDED_PATH = re.compile(
+    r"(^|/)(__snapshots__|snapshots?|screenshots?|golden|testdata|fixtures?)/|\.snap$"
+)
+
+
+def _recorded(row: ChunkRow) -> bool:
+    """Recorded test data: text (not code) in a folder of snapshots or fixtures."""
+    return row.language in ("text", "html") and _RECORDED_PATH.search(row.path) is not None
 
 
 @lru_cache(maxsize=65_536)
