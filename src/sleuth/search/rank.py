@@ -357,7 +357,7 @@ def apply_priors(
             factor *= PRIORS["declarations"]
         if not asks_releases and _release_notes(row.path, category):
             factor *= PRIORS["release_notes"]
-        if not asks_data and (row.language in DATA_LANGUAGES or _recorded(row)):
+        if not asks_data and (row.language in DATA_LANGUAGES or _recorded(row.path, row.language)):
             factor *= PRIORS["data_files"]
         place = "generated" if row.path in generated else _place_of(row.path)
         if place == "generated":
@@ -530,9 +530,10 @@ _RECORDED_PATH = re.compile(
 )
 
 
-def _recorded(row: ChunkRow) -> bool:
+@lru_cache(maxsize=65_536)
+def _recorded(path: str, language: str) -> bool:
     """Recorded test data: text (not code) in a folder of snapshots or fixtures."""
-    return row.language in ("text", "html") and _RECORDED_PATH.search(row.path) is not None
+    return language in ("text", "html") and _RECORDED_PATH.search(path) is not None
 
 
 @lru_cache(maxsize=65_536)
