@@ -226,6 +226,23 @@ def test_markdown_sections_by_heading_with_title_path() -> None:
     assert chunks[1].start_line == 4 and chunks[1].end_line == 5
 
 
+def test_a_markdown_heading_with_nothing_of_its_own_titles_its_first_subsection() -> None:
+    """``## Subscriptions`` right above ``### Start one``: the heading alone matched
+    every question about its part and answered none, so it joins the subsection below
+    (headings in a chain too), and no line is lost."""
+    source = (
+        "# Guide\n\n## Subscriptions\n\n### Start one\n\nsend subscribe\n\n"
+        "### Stop one\n\nsend stop\n\n## Errors\n\n### Shape\n\n#### Code\n\nan int\n"
+    )
+    chunks, _ = chunk_text("markdown", source)
+    assert [(c.start_line, c.symbol, c.parent) for c in chunks] == [
+        (1, "Start one", "Guide > Subscriptions"),
+        (9, "Stop one", "Guide > Subscriptions"),
+        (13, "Code", "Guide > Errors > Shape"),
+    ]
+    assert chunks[0].text.startswith("# Guide\n\n## Subscriptions")
+
+
 def test_long_function_is_split_at_statement_boundaries() -> None:
     body = "\n".join(f"    value_{i} = compute({i})" for i in range(300))
     source = f"def huge():\n{body}\n\n\ndef small():\n    return 1\n"

@@ -30,18 +30,30 @@ def markdown_chunks(parser: tree_sitter.Parser, text: str) -> list[Chunk]:
     lines = text.split("\n")
     tree = parse(parser, text.encode("utf-8"))
     chunks: list[Chunk] = []
-    stack: list[tuple[tree_sitter.Node, list[str]]] = [(tree.root_node, [])]
+    # (node, heading path, the row its chunk starts at: a heading above it may join it)
+    stack: list[tuple[tree_sitter.Node, list[str], int]] = [
+        (tree.root_node, [], tree.root_node.start_point.row)
+    ]
     while stack:
-        node, titles = stack.pop()
+        node, titles, start = stack.pop()
         subsections = [c for c in node.named_children if c.type == "section"]
         title = _heading_text(node) if node.type == "section" else ""
         path = [*titles, title] if title else titles
         own_end = subsections[0].start_point.row - 1 if subsections else node.end_point.row - 1
         if node.type == "document" and not subsections:
             own_end = len(lines) - 1
-        start = node.start_point.row
         own = lines[start : own_end + 1]
-        if "".join(own).strip():
+        # a heading with nothing of its own but subsections titles the first of them:
+        # alone, its line matched every question about its part and answered none
+        heading_only = (
+            title
+            and subsections
+            and all(not line.strip() or line.lstrip().startswith("#") for line in own)
+        )
+        first_start = (
+            start if heading_only else subsections[0].start_point.row if subsections else 0
+        )
+        if "".join(own).strip() and not heading_only:
             parent = " > ".join(path[:-1]) if title else ""
             kind = "section" if title else "block"
             size = config.CHUNK_MAX_LINES
@@ -52,6 +64,6 @@ def markdown_chunks(parser: tree_sitter.Parser, text: str) -> list[Chunk]:
                 chunk.symbols = [title] if title else []
                 chunks.append(chunk)
         for sub in reversed(subsections):
-            stack.append((sub, path))
+            stack.append((sub, path, first_start if sub is subsections[0] else sub.start_point.row))
     chunks.sort(key=lambda c: c.start_line)
     return chunks
