@@ -243,6 +243,18 @@ def test_a_markdown_heading_with_nothing_of_its_own_titles_its_first_subsection(
     assert chunks[0].text.startswith("# Guide\n\n## Subscriptions")
 
 
+def test_an_rst_title_with_nothing_of_its_own_titles_its_first_subsection() -> None:
+    source = (
+        "Guide\n=====\n\nSubscriptions\n-------------\n\nStart one\n~~~~~~~~~\n\n"
+        "send subscribe\n\nErrors\n------\n\nShape of an error.\n"
+    )
+    chunks, _ = chunk_text("rst", source)
+    assert [(c.start_line, c.symbol, c.parent) for c in chunks] == [
+        (1, "Start one", "Guide > Subscriptions"),
+        (12, "Errors", "Guide"),
+    ]
+
+
 def test_long_function_is_split_at_statement_boundaries() -> None:
     body = "\n".join(f"    value_{i} = compute({i})" for i in range(300))
     source = f"def huge():\n{body}\n\n\ndef small():\n    return 1\n"

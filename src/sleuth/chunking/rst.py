@@ -42,6 +42,7 @@ def rst_chunks(parser: tree_sitter.Parser, text: str) -> list[Chunk]:
         chunks.extend(window_chunks(lines[:first], 1, size=config.CHUNK_MAX_LINES, overlap=0,
                                     kind="block"))  # fmt: skip
     path: list[str] = []
+    carried: int | None = None  # the first row of titles with nothing of their own above
     for position, (start, title, style) in enumerate(headings):
         level = levels.setdefault(style, len(levels))
         path = [*path[:level], title]
@@ -49,8 +50,17 @@ def rst_chunks(parser: tree_sitter.Parser, text: str) -> list[Chunk]:
         own = lines[start:end]
         if not "".join(own).strip():
             continue
+        # a title with nothing of its own but a subsection titles that subsection
+        # (alone, it matched every question about its part and answered none)
+        nested = position + 1 < len(headings) and (
+            levels.get(headings[position + 1][2], len(levels)) > level
+        )
+        if nested and sum(bool(line.strip()) for line in own) <= (3 if "^" in style else 2):
+            carried = start if carried is None else carried
+            continue
+        start, carried = (start if carried is None else carried), None
         for chunk in window_chunks(
-            own,
+            lines[start:end],
             start + 1,
             size=config.CHUNK_MAX_LINES,
             overlap=0,
