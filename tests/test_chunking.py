@@ -226,33 +226,38 @@ def test_markdown_sections_by_heading_with_title_path() -> None:
     assert chunks[1].start_line == 4 and chunks[1].end_line == 5
 
 
-def test_a_markdown_heading_with_nothing_of_its_own_titles_its_first_subsection() -> None:
+#: (language, a document whose headings have nothing of their own above a deeper one,
+#: and its chunks as (first line, title, heading path))
+HEADINGS_ALONE = [
+    (
+        "markdown",
+        "# Guide\n\n## Subscriptions\n\n### Start one\n\nsend subscribe\n\n"
+        "### Stop one\n\nsend stop\n\n## Errors\n\n### Shape\n\n#### Code\n\nan int\n",
+        [
+            (1, "Start one", "Guide > Subscriptions"),
+            (9, "Stop one", "Guide > Subscriptions"),
+            (13, "Code", "Guide > Errors > Shape"),
+        ],
+    ),
+    (
+        "rst",
+        "Guide\n=====\n\nSubscriptions\n-------------\n\nStart one\n~~~~~~~~~\n\n"
+        "send subscribe\n\nErrors\n------\n\nShape of an error.\n",
+        [(1, "Start one", "Guide > Subscriptions"), (12, "Errors", "Guide")],
+    ),
+]
+
+
+@pytest.mark.parametrize(("language", "source", "expected"), HEADINGS_ALONE, ids=["md", "rst"])
+def test_a_heading_with_nothing_of_its_own_titles_its_first_subsection(
+    language: str, source: str, expected: list[tuple[int, str, str]]
+) -> None:
     """``## Subscriptions`` right above ``### Start one``: the heading alone matched
     every question about its part and answered none, so it joins the subsection below
     (headings in a chain too), and no line is lost."""
-    source = (
-        "# Guide\n\n## Subscriptions\n\n### Start one\n\nsend subscribe\n\n"
-        "### Stop one\n\nsend stop\n\n## Errors\n\n### Shape\n\n#### Code\n\nan int\n"
-    )
-    chunks, _ = chunk_text("markdown", source)
-    assert [(c.start_line, c.symbol, c.parent) for c in chunks] == [
-        (1, "Start one", "Guide > Subscriptions"),
-        (9, "Stop one", "Guide > Subscriptions"),
-        (13, "Code", "Guide > Errors > Shape"),
-    ]
-    assert chunks[0].text.startswith("# Guide\n\n## Subscriptions")
-
-
-def test_an_rst_title_with_nothing_of_its_own_titles_its_first_subsection() -> None:
-    source = (
-        "Guide\n=====\n\nSubscriptions\n-------------\n\nStart one\n~~~~~~~~~\n\n"
-        "send subscribe\n\nErrors\n------\n\nShape of an error.\n"
-    )
-    chunks, _ = chunk_text("rst", source)
-    assert [(c.start_line, c.symbol, c.parent) for c in chunks] == [
-        (1, "Start one", "Guide > Subscriptions"),
-        (12, "Errors", "Guide"),
-    ]
+    chunks, _ = chunk_text(language, source)
+    assert [(c.start_line, c.symbol, c.parent) for c in chunks] == expected
+    assert chunks[0].text.startswith("# Guide" if language == "markdown" else "Guide")
 
 
 def test_long_function_is_split_at_statement_boundaries() -> None:
