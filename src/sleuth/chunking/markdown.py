@@ -50,9 +50,6 @@ def markdown_chunks(parser: tree_sitter.Parser, text: str) -> list[Chunk]:
             and subsections
             and all(not line.strip() or line.lstrip().startswith("#") for line in own)
         )
-        first_start = (
-            start if heading_only else subsections[0].start_point.row if subsections else 0
-        )
         if "".join(own).strip() and not heading_only:
             parent = " > ".join(path[:-1]) if title else ""
             kind = "section" if title else "block"
@@ -64,6 +61,7 @@ def markdown_chunks(parser: tree_sitter.Parser, text: str) -> list[Chunk]:
                 chunk.symbols = [title] if title else []
                 chunks.append(chunk)
         for sub in reversed(subsections):
-            stack.append((sub, path, first_start if sub is subsections[0] else sub.start_point.row))
+            joined = heading_only and sub is subsections[0]
+            stack.append((sub, path, start if joined else sub.start_point.row))
     chunks.sort(key=lambda c: c.start_line)
     return chunks

@@ -1528,15 +1528,13 @@ def _members_of(
         owner, kind = cut.group("const"), "struct"  # (Zig's ``const Builde``)
     # a module's functions stay functions (Elixir, C++ namespaces), as in a whole file
     method = kind not in _MODULE_WORDS
-    level = _next_level(
-        [_indent(line) for line in lines], _margin(lines[header]), range(first, last)
-    )
+    margin = _margin(lines[header])
+    level = _next_level([_indent(line) for line in lines], margin, range(first, last))
     if owner is None or level is None:
         return chunks, definitions
 
     # a class just above at the header's indentation that read on into the body, once
     # the header was blanked (Python: the body's indentation goes on with its own)
-    margin = _margin(lines[header])
 
     def swallowing(d: Definition) -> bool:
         return (
@@ -1954,7 +1952,7 @@ def _headers_at(lines: list[str], indents: list[int | None], row: int) -> list[t
     not indented), and the unit below when the row is an attribute of it (Swift's
     ``@Suite("..")`` above a struct whose header broke, where the grammar gives up)."""
     units = _holding(lines, indents, row)
-    above = [i for i in range(row - 1, -1, -1) if indents[i] is not None][:2]
+    above = itertools.islice((i for i in range(row - 1, -1, -1) if indents[i] is not None), 2)
     for i in above:  # (a namespace not indenting, with a macro line below it)
         if _header_line(lines[i]) and (unit := _opening(lines, indents, i)) is not None:
             units.append(unit)
