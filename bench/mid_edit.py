@@ -7,7 +7,7 @@ of each halfway (``--edit``: its closing bracket dropped, a string opened with `
 half of another line of the middle, at its indentation); or the first line of a class
 or module holding two definitions or more cut in half, ``header``), and counts how
 many of the file's definitions (name and kind; and names alone) the chunker still
-finds: with the broken unit read apart (``treesitter._isolated``, as shipped) and
+finds: with the broken unit read apart (``treesitter.repair.isolated``, as shipped) and
 without (``REPAIRS = 0``), in the same run. It also counts the files that lose half
 their definitions or more.
 
@@ -24,8 +24,9 @@ from pathlib import Path
 
 from common import emit
 
-from sleuth.chunking import chunk_text, treesitter
+from sleuth.chunking import chunk_text
 from sleuth.chunking.base import Definition
+from sleuth.chunking.treesitter import repair
 from sleuth.languages import language_of
 
 #: Languages read by a grammar whose definitions the chunker names.
@@ -124,7 +125,7 @@ CONTAINERS = frozenset({"class", "struct", "interface", "enum", "trait", "impl",
 
 def read(language: str, text: str, repairs: int) -> list[Definition]:
     """The definitions the chunker finds with ``repairs`` second readings allowed."""
-    treesitter.REPAIRS = repairs
+    repair.REPAIRS = repairs
     return chunk_text(language, text)[1]
 
 
@@ -134,7 +135,7 @@ def named(language: str, text: str, repairs: int) -> set[tuple[str, str]]:
 
 def measure(roots: list[Path], per_language: int, seed: int, edit: str = "bracket") -> dict:
     rng = random.Random(seed)
-    shipped = treesitter.REPAIRS
+    shipped = repair.REPAIRS
     out: dict[str, dict] = {}
     for language, group in sorted(files_by_language(roots).items()):
         rng.shuffle(group)
@@ -158,7 +159,7 @@ def measure(roots: list[Path], per_language: int, seed: int, edit: str = "bracke
             names = {name for name, _ in whole}
             totals["names"] += len(names)
             totals["names_apart"] += len(names & {name for name, _ in apart_all})
-        treesitter.REPAIRS = shipped
+        repair.REPAIRS = shipped
         if totals["files"]:
             out[language] = {
                 "files": totals["files"],

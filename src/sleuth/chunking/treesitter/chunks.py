@@ -1,0 +1,468 @@
+"""Syntax-aware chunks: definitions become chunks, with size bounds.
+
+One generic algorithm over a per-language table of definition node types:
+definitions that fit become one chunk; bigger ones with nested definitions are
+opened (members become chunks, the rest of the body forms header chunks); bigger ones
+without are split at statement boundaries. Code between definitions forms ``block``
+chunks. Tiny neighbours with the same parent are then merged.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field, replace
+
+import tree_sitter
+
+from ... import config
+from ...languages import parse
+from ...tokens import last_part
+from ..base import Chunk, Definition, signature_of
+from ..parser_copy import parser_source
+from . import repair
+from .definitions import (
+    CLASS_KINDS,
+    DECLARED_ONLY,
+    DEFINITIONS,
+    RESERVED_IN,
+    STATEMENT_WORDS,
+    WRAPPERS,
+    candidate_nodes,
+    overload_stub,
+)
+from .forms import (
+    DEFINED_BY,
+    go_receiver,
+    go_type_specs,
+    haskell_names,
+    leads,
+    named_values,
+    reexports,
+)
+from .lines import SINGLE_QUOTED_SPAN
+from .nodes import declared_name, end_row, has_ancestor, name_of, node_key, node_text
+from .repair import damage, isolated, members_of, placed, worth_reading_again
+from .suites import (
+    C_TEST_MACROS,
+    MEMBER_LISTS,
+    TEST_CALL_HANDLERS,
+    TEST_CALL_NODES,
+    catch_test_name,
+    is_test,
+    symbol_names,
+    test_name,
+)
+
+
+@dataclass
+class _Def:
+    kind: str
+    name: str
+    start: int  # 0-based rows, inclusive
+    end: int
+    body: tree_sitter.Node
+    children: list[_Def] = field(default_factory=list)
+    #: The parent a definition names itself, outside any container: Go's receiver type.
+    owner: str = ""
+
+
+class _Chunker:
+    def __init__(self, language: str, lines: list[str]) -> None:
+        self.language = language
+        self.table = DEFINITIONS.get(language, {})
+        self.lines = lines
+        self.cuts: set[int] = set()
+        self._cut_rows: list[int] = []
+        self.definitions: list[Definition] = []
+
+    # -- finding definitions -------------------------------------------------------------
+    def definition(self, node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+        """(kind, name, node to search for members) when ``node`` is a definition."""
+        found = self._definition(node)
+        if found is not None and self.language in RESERVED_IN and found[1] in STATEMENT_WORDS:
+            return None  # a statement the parser misread (an `else if` cut off by `#if`)
+        if found is not None and self.language in ("c", "cpp") and found[1] in C_TEST_MACROS:
+            return "test", "", found[2]  # TEST(Suite, Name) { .. }: a test, named below
+        return found
+
+    def _definition(self, node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+        if (
+            self.language == "haskell"
+            and node.type == "function"
+            and node.child_by_field_name("arrow") is not None
+        ):
+            return None  # a function type (A -> B in a synonym or a record), not an equation
+        kind = self.table.get(node.type)
+        if kind is not None:
+            if (
+                self.language in ("c", "cpp")
+                and kind in ("struct", "enum", "class")
+                and node.child_by_field_name("body") is None
+            ):
+                return None
+            if (
+                self.language == "scala"
+                and node.type == "type_definition"
+                and node.child_by_field_name("type") is None
+            ):
+                return None  # an abstract type member (type F[_]): a parameter, not a definition
+            declared = declared_name(self.language, node)
+            if declared is not None:
+                return (kind, declared, node) if declared else None
+            if self.language == "go" and node.type == "type_declaration":
+                specs = go_type_specs(node)
+                if len(specs) != 1:
+                    return None  # a group `type ( A ..; B .. )`: each type named below
+                return kind, name_of(specs[0]), node
+            return kind, name_of(node), node
+        if node.type in WRAPPERS:
+            for child in node.named_children:
+                inner = self.definition(child)
+                if inner is not None:
+                    return inner[0], inner[1], child
+            return None
+        handler = DEFINED_BY.get(self.language, {}).get(node.type)
+        if handler is None and node.type == TEST_CALL_NODES.get(self.language, ("",))[0]:
+            handler = TEST_CALL_HANDLERS[self.language]
+        return handler(node) if handler is not None else None
+
+    def find(self, root: tree_sitter.Node) -> list[_Def]:
+        """Definitions as a tree, found by a tree-sitter query (the walk runs in C).
+
+        Candidates nest by byte range; members are kept only inside containers (the
+        body of a function stays with it and is split at statements when long).
+        """
+        candidates = candidate_nodes(self.language, root)
+        top: list[_Def] = []
+        # open definitions enclosing the current position: (end byte, def, name, kind)
+        stack: list[tuple[int, _Def, str, str]] = []
+        consumed: set[tuple[int, int, str]] = set()
+        for node in candidates:
+            while stack and node.start_byte >= stack[-1][0]:
+                stack.pop()
+            if node_key(node) in consumed:
+                continue  # the inner definition of a wrapper already taken
+            parent_name, parent_kind = (stack[-1][2], stack[-1][3]) if stack else ("", "")
+            if parent_kind in _FUNCTION_KINDS:
+                # a test's own helpers too (ky's `isKyLeaking` in a `test(..)` body), but
+                # not the members of its fakes (`{ async fetch(request) { .. } }`)
+                if parent_kind != "test" or getattr(node.parent, "type", "") not in MEMBER_LISTS:
+                    self._nested(node, stack[-1][1], parent_name, consumed)
+                continue
+            if self.language == "haskell" and has_ancestor(node, "signature"):
+                continue
+            if node.type in DECLARED_ONLY:
+                # a trait's required method (Rust `fn poll_read(..);`): found by name in
+                # the trait's chunks, no chunk of its own (a trait would fall to pieces)
+                if parent_kind == "trait" and (name := name_of(node)):
+                    self._record(node, node, "method", name, parent_name, local=True)
+                continue
+            found = self.definition(node)
+            if found is None:
+                # one-line package values (Go's `var ErrNotFound = errors.New(..)`): found
+                # by name in the chunk that holds them, no chunk of their own
+                for name, spec in named_values(self.language, node):
+                    kind = "type" if spec.type in ("type_spec", "type_alias") else "constant"
+                    self._record(spec, spec, kind, name, parent_name, local=True)
+                for name, at in reexports(self.language, node):
+                    self._record(at, node, "reexport", name, parent_name, local=True)
+                continue
+            kind, name, inner = found
+            suite = kind == "suite"  # a test suite is a test whose members are tests
+            kind = "test" if suite else kind
+            if kind == "test" and node.type in self.table:
+                name = test_name(node)  # a test block by its node type (Zig): as it reads
+                if self.language in ("c", "cpp"):
+                    name = catch_test_name(self.lines[node.start_point.row]) or name
+            _take_inner(consumed, node, inner)
+            if kind == "function" and parent_kind in CLASS_KINDS:
+                kind = "method"
+            definition = _Def(kind, name, self._leading_comment_start(node), end_row(node), inner)
+            if self.language == "go" and node.type == "method_declaration":
+                definition.owner = parent_name = go_receiver(node)
+            (stack[-1][1].children if stack else top).append(definition)
+            body = inner.child_by_field_name("body") or inner
+            self.cuts.update(c.start_point.row for c in body.named_children)
+            if kind == "test":
+                # a test block is not the definition of what it tests (Zig: test Parser);
+                # a suite's tests are found inside it and name it as their parent
+                if suite:
+                    stack.append((node.end_byte, definition, name, "suite"))
+                else:
+                    stack.append((node.end_byte, definition, parent_name, kind))
+                continue
+            overload = self.language == "python" and overload_stub(node)
+            self._record(node, inner, "overload" if overload else kind, name, parent_name)
+            stack.append((node.end_byte, definition, name or parent_name, kind))
+        self._sort(top)
+        return top
+
+    def _nested(
+        self,
+        node: tree_sitter.Node,
+        enclosing: _Def,
+        parent: str,
+        consumed: set[tuple[int, int, str]],
+    ) -> None:
+        """A definition inside a function's body: no chunk of its own (the body stays
+        with its function, split at statements when long), but a definition all the
+        same, so that it is found by name (redux's ``replaceReducer`` inside
+        ``createStore``)."""
+        found = self.definition(node)
+        if found is None or found[0] in ("test", "suite") or not found[1]:
+            return
+        kind, name, inner = found
+        # the enclosing definition itself, seen again through a part of it (Lua's
+        # `local pick = function` holds the assignment `pick = function`)
+        # (and JavaScript's `res.send = function send(..)`: the value names itself again)
+        same = name == enclosing.name or last_part(enclosing.name) == name
+        if same and node.start_point.row == enclosing.body.start_point.row:
+            return
+        _take_inner(consumed, node, inner)
+        self._record(node, inner, kind, name, parent, local=True)
+
+    def _record(
+        self,
+        node: tree_sitter.Node,
+        inner: tree_sitter.Node,
+        kind: str,
+        name: str,
+        parent: str,
+        local: bool = False,
+    ) -> None:
+        # Zig's signature is the declaration (pub const Queue = struct {), not the container
+        signature = signature_of(node_text(node if self.language == "zig" else inner))
+        start, end = node.start_point.row + 1, end_row(node) + 1
+        self.definitions.append(Definition(name, kind, parent, start, end, signature, local))
+
+    def _sort(self, defs: list[_Def]) -> None:
+        defs.sort(key=lambda d: d.start)
+        for d in defs:
+            self._sort(d.children)
+
+    @staticmethod
+    def _leading_comment_start(node: tree_sitter.Node) -> int:
+        start = node.start_point.row
+        sibling = node.prev_named_sibling
+        if sibling is not None and sibling.type == "signature" and haskell_names(sibling, node):
+            # Haskell: the type signature above an equation is part of its definition
+            start = sibling.start_point.row
+            sibling = sibling.prev_named_sibling
+        if sibling is None and node.parent is not None and node.parent.type == "declarations":
+            # Haskell: the doc comment above the first declaration ends the imports node
+            imports = node.parent.prev_named_sibling
+            sibling = imports.named_children[-1] if imports and imports.named_children else None
+        while sibling is not None and leads(sibling):
+            # A doc comment (/** ... */) belongs to the definition after it even across
+            # one blank line, as JSDoc and Javadoc are often written; others must touch.
+            gap = 2 if node_text(sibling).startswith("/**") else 1
+            if end_row(sibling) < start - gap:
+                break
+            start = sibling.start_point.row
+            sibling = sibling.prev_named_sibling
+        return start
+
+    # -- emitting chunks ----------------------------------------------------------------
+    def chunks(self, root: tree_sitter.Node) -> list[Chunk]:
+        self.cuts.update(c.start_point.row for c in root.named_children)
+        self.cuts.update(i for i, line in enumerate(self.lines) if not line.strip())
+        out: list[tuple[int, int, str, str, str, list[str]]] = []
+        top = self.find(root)
+        self._cut_rows = sorted(self.cuts)
+        self._emit_region(0, len(self.lines) - 1, top, "block", "", "", out)
+        out.sort(key=lambda c: c[0])
+        return self._merge(out)
+
+    def _emit_region(
+        self,
+        start: int,
+        end: int,
+        children: list[_Def],
+        kind: str,
+        name: str,
+        parent: str,
+        out: list,
+    ) -> None:
+        """Emit children, then the region's uncovered lines as pieces of the region itself."""
+        covered = start
+        for child in children:
+            if child.start > covered:
+                self._emit_lines(covered, child.start - 1, kind, name, parent, out)
+            self._emit_def(child, name or parent, out)
+            covered = max(covered, child.end + 1)
+        if covered <= end:
+            self._emit_lines(covered, end, kind, name, parent, out)
+
+    def _emit_def(self, d: _Def, parent: str, out: list) -> None:
+        parent = d.owner or parent
+        if d.end - d.start + 1 <= config.CHUNK_MAX_LINES:
+            out.append((d.start, d.end, d.kind, d.name, parent, symbol_names(d.kind, d.name)))
+        elif d.children:
+            self._emit_region(d.start, d.end, d.children, d.kind, d.name, parent, out)
+        else:
+            self._emit_lines(d.start, d.end, d.kind, d.name, parent, out)
+
+    def _emit_lines(
+        self, start: int, end: int, kind: str, name: str, parent: str, out: list
+    ) -> None:
+        """Pieces of at most CHUNK_MAX_LINES, cut at statement boundaries where possible."""
+        while start <= end and not self.lines[start].strip():
+            start += 1
+        while end >= start and not self.lines[end].strip():
+            end -= 1
+        if start > end or _trivial(self.lines[start : end + 1]):
+            return
+        names = symbol_names(kind, name)
+        limit = config.CHUNK_MAX_LINES
+        while end - start + 1 > limit:
+            # The last statement boundary inside the window, else a hard cut.
+            at = bisect.bisect_right(self._cut_rows, start + limit) - 1
+            cut = self._cut_rows[at] if at >= 0 else start + limit
+            if cut <= start + config.CHUNK_MIN_LINES:
+                cut = start + limit
+            out.append((start, cut - 1, kind, name, parent, names))
+            start = cut
+        out.append((start, end, kind, name, parent, names))
+
+    def _merge(self, spans: list) -> list[Chunk]:
+        merged: list[list] = []
+        for span in spans:
+            start, end, kind, name, parent, names = span
+            if merged and self._heading(merged[-1], start, name):
+                # a section's heading comment (``## Validations``) titles what follows
+                merged[-1] = [merged[-1][0], end, kind, name, parent, list(names)]
+                continue
+            if merged:
+                prev = merged[-1]
+                tiny = (
+                    end - start + 1 < config.CHUNK_MIN_LINES
+                    or prev[1] - prev[0] + 1 < config.CHUNK_MIN_LINES
+                )
+                # siblings, or a container's own lines next to one of its members
+                related = prev[4] == parent or (name and prev[4] == name) or prev[3] == parent
+                # a test does not join the code it tests: it ranks as a test
+                if (
+                    tiny
+                    and related
+                    and is_test(prev[2], prev[3], prev[4]) == is_test(kind, name, parent)
+                    and start - prev[1] <= 2
+                    and end - prev[0] + 1 <= config.CHUNK_MAX_LINES
+                ):
+                    prev[1] = end
+                    if not prev[3] and name:
+                        prev[2], prev[3] = kind, name
+                    prev[5] = prev[5] + [n for n in names if n not in prev[5]]
+                    continue
+            merged.append([start, end, kind, name, parent, list(names)])
+        chunks = []
+        for start, end, kind, name, parent, names in merged:
+            text = "\n".join(self.lines[start : end + 1])
+            chunks.append(
+                Chunk(
+                    start + 1,
+                    end + 1,
+                    kind,
+                    text,
+                    name,
+                    parent,
+                    signature_of(text) if name else "",
+                    names,
+                )
+            )
+        return chunks
+
+    def _heading(self, prev: list, start: int, name: str) -> bool:
+        """Whether ``prev`` is a container's few lines of comment alone, just above the
+        definition ``name`` that starts at ``start``: a section heading (``## Validations``,
+        ``// MARK: - Helpers``), which as a chunk of its own matched every question about
+        its section and answered none."""
+        first, last = prev[0], prev[1]
+        return (
+            bool(name)
+            and last - first + 1 < config.CHUNK_MIN_LINES
+            and 0 < start - last <= 2
+            and prev[3] != name
+            and all(
+                not line.strip() or _COMMENT_LINE.match(line)
+                for line in self.lines[first : last + 1]
+            )
+        )
+
+
+#: A line that is a comment alone, in any of the grammars' languages.
+_COMMENT_LINE = re.compile(r"\s*(?://|/\*|\*|#(?![!\[{]|if|else|elif|end|define|include)|--|;|%)")
+
+
+_FUNCTION_KINDS = frozenset({"function", "method", "macro", "test"})
+
+
+def _take_inner(
+    consumed: set[tuple[int, int, str]], node: tree_sitter.Node, inner: tree_sitter.Node
+) -> None:
+    """A wrapper's inner node (``export function f``'s function) is its definition's
+    node: marked taken, so the walk does not meet it again as a definition of its own."""
+    if inner is not node:
+        consumed.add(node_key(inner))
+
+
+def _trivial(lines: list[str]) -> bool:
+    """Closing braces and `end` keywords alone are not worth a chunk."""
+    content = "".join(line.strip() for line in lines)
+    return len(content) <= 3 or content in ("end", "endend", "}end")
+
+
+def treesitter_chunks(
+    parser: tree_sitter.Parser, language: str, text: str
+) -> tuple[list[Chunk], list[Definition]]:
+    """Chunks and the full list of definitions of one file.
+
+    A grammar that meets a unit it cannot read (a file mid-edit, syntax newer than the
+    grammar) may read everything after it as an error, or inside the unit that never
+    closed, and the file's later definitions are lost or misplaced. The file is then
+    read again with the broken units blanked (``isolated``). That reading is kept when
+    it finds more definitions outside the blanked lines, or more of them in place
+    rather than inside a unit that never closed (``placed``); the definitions the first
+    reading found in the blanked lines are kept too, cut to their unit (the file
+    mid-edit still has them). Where the grammar only skipped a construct (a macro in C)
+    the first reading had them all, and it stays."""
+    source = parser_source(language, text)
+    tree = parse(parser, source)
+    lines = text.split("\n")
+    chunker = _Chunker(language, lines)
+    chunks = chunker.chunks(tree.root_node)
+    definitions = [d for d in chunker.definitions if d.name]
+    single = language if language in SINGLE_QUOTED_SPAN else None
+    if tree.root_node.has_error and repair.REPAIRS and worth_reading_again(tree, lines, single):
+        repaired = isolated(parser, source, tree, lines, single)
+        if repaired is not None:
+            again, units, bodies = repaired
+            chunker = _Chunker(language, lines)
+            found = chunker.chunks(again.root_node)
+            named = [d for d in chunker.definitions if d.name]
+            for body in bodies:  # a unit whose header was blanked
+                found, named = members_of(lines, body, found, named, definitions)
+            # as many placed: the reading with fewer errors left outside the blanked units
+            if (*placed(named, units, bodies), -damage(again.root_node)) > (
+                *placed(definitions, units, bodies),
+                -damage(tree.root_node, skip=units),
+            ):
+                # (not one the second reading found too: a class whose header it
+                # wrote whole)
+                again_found = {(d.name, d.start_line) for d in named}
+                kept = [
+                    replace(d, end_line=min(d.end_line, end))
+                    for d in definitions
+                    for start, end in units
+                    if start < d.start_line <= end and (d.name, d.start_line) not in again_found
+                ]
+                chunks = found
+                definitions = sorted(named + kept, key=lambda d: d.start_line)
+    # a chunk answers for every definition that starts inside it, but a function's inner
+    # functions (``local``) do not name the chunk holding them
+    named = [d for d in definitions if not d.local]
+    for chunk in chunks:
+        for d in named:
+            if chunk.start_line <= d.start_line <= chunk.end_line and d.name not in chunk.symbols:
+                chunk.symbols.append(d.name)
+    return chunks, definitions
