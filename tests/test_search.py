@@ -191,6 +191,32 @@ def test_import_blocks_rank_below_the_code_they_import(tmp_path: Path) -> None:
     assert results[0].path == "app/billing/export.py"
 
 
+def test_a_name_with_underscores_is_found_whole_where_no_grammar_reads_it(
+    tmp_path: Path,
+) -> None:
+    """A function defined in a file no grammar reads (a yacc grammar's C code) is found
+    by its whole name, above code that only shares its words."""
+    files = {
+        "cmd-parse.y": "%%\nline: word;\n%%\n"
+        + "".join(
+            f"/* helper {n} */\nstatic int helper_{n}(void) {{ return {n}; }}\n" for n in range(60)
+        )
+        + "struct cmd_parse_result *\ncmd_parse_from_file(FILE *f, struct cmd_parse_input *pi)\n"
+        "{\n\treturn cmd_parse_run(f, pi);\n}\n",
+        # the name's words, many times over, in code that never names it
+        "cmd.c": "int\ncmd_parse(const char *file)\n{\n\t/* parse the file: cmd from file */\n"
+        "\treturn cmd_parse_file(file) + cmd_parse_from(file) + parse_file(file);\n}\n",
+        "file.c": "int\nfile_from_cmd(const char *file)\n{\n\treturn parse(file, file);\n}\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).write_text(text)
+    index = Index(tmp_path)
+    index.index(embed="none")
+    results = index.search("cmd_parse_from_file", mode="lexical").results
+    assert results[0].path == "cmd-parse.y"
+    assert results[0].start_line <= 124 <= results[0].end_line
+
+
 def _answer_about_uses(index: Index, question: str, use: str) -> list:
     """The lexical answer to a question about uses, once it is checked to read as the
     ``use`` it asks for."""
@@ -435,6 +461,13 @@ def test_a_file_named_by_the_whole_query_word_outranks_one_named_in_part() -> No
         ("lib/plug/test.ex", "code"),  # code that runs tests
         ("packages/vitest/src/runtime/runners/test.ts", "code"),
         ("src/contest.py", "code"),
+        # code no grammar reads is code all the same; unknown files are text
+        ("aiohttp/_http_parser.pyx", "code"),
+        ("cmd-parse.y", "code"),
+        ("app/views/sessions/new.html.erb", "code"),
+        ("lib/plug/templates/debugger.html.eex", "code"),
+        ("notes/meeting.txt", "docs"),
+        ("data/notes.unknown", "docs"),
     ],
 )
 def test_file_categories_by_path(path: str, category: str) -> None:

@@ -15,8 +15,9 @@ from itertools import pairwise
 
 #: Bump when the terms a text gives change: the history's lexical index is rebuilt from
 #: its own store (code is re-chunked through ``config.CHUNKER_VERSION``). 2: words of any
-#: script, CJK as pairs of characters; 3: words with accents also without them.
-TERMS_VERSION = 3
+#: script, CJK as pairs of characters; 3: words with accents also without them; 4: a name
+#: with underscores is also one token without them (``store.lexical.indexed_form``).
+TERMS_VERSION = 4
 
 #: Identifiers and words in any script (`größe`, `обработать`, `naïve_sort`), and numbers;
 #: ASCII text takes the ASCII pattern, which finds the same and runs a quarter faster.

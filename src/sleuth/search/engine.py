@@ -137,6 +137,12 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     if plan.name_alone and lexical_hits and floor:
         sole = meta.sole_definition_chunk(plan.text)
         _lift(lexical_hits, [sole] if sole is not None else [], floor)
+    # and a name asked for alone that nothing defines (a function in a file no grammar
+    # reads, a setting's key, an environment variable): the chunks holding it whole,
+    # above those that only share its words
+    floor = float(SIGNALS["undefined_name_floor"])
+    if plan.name_alone and lexical_hits and floor and not meta.find_definitions([plan.text]):
+        _lift(lexical_hits, lexical.holding_whole(plan.text, pool, searcher), floor)
     # Chunks that use the name are found by its presence alone: the vectors would add
     # chunks close in meaning that do not use it, and reorder those that do by
     # closeness to the name (both measured worse, `bench/uses_lookup.py`).

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import shutil
 import string
 from pathlib import Path
@@ -21,6 +22,7 @@ from pathlib import Path
 import tantivy
 
 from ..prepare import LexicalFields
+from ..tokens import split_identifier
 
 #: ``file_id`` of the commit-mark document.
 MARK_FILE_ID = -1
@@ -103,9 +105,9 @@ class LexicalStore:
             tantivy.Document(
                 chunk_id=chunk_id,
                 file_id=file_id,
-                body=fields.body,
-                symbol=fields.symbol,
-                path=fields.path,
+                body=indexed_form(fields.body),
+                symbol=indexed_form(fields.symbol),
+                path=indexed_form(fields.path),
             )
         )
 
@@ -160,7 +162,7 @@ class LexicalStore:
     def query_of(self, terms: list[str]) -> tantivy.Query | None:
         """Any of the terms in any field, boosted per field; None when no term holds a
         token the index can hold (all too long)."""
-        kept = [term for term in terms if _holds_a_token(term)]
+        kept = [term for term in map(indexed_form, terms) if _holds_a_token(term)]
         if not kept:
             return None
         return self.index.parse_query(" ".join(kept), list(FIELD_BOOSTS), field_boosts=FIELD_BOOSTS)
@@ -172,10 +174,26 @@ class LexicalStore:
         query = self.query_of([term])
         if query is not None and searcher.search(query, 1).count > 0:
             return True
-        lowered = term.lower()
+        lowered = term.lower().replace("_", "")  # (a prefix of a name's whole token)
         return begun and any(
             searcher.terms_with_prefix(name, lowered, limit=1) for name in FIELD_BOOSTS
         )
+
+    def holding_whole(
+        self, name: str, limit: int, searcher: tantivy.Searcher | None = None
+    ) -> list[int]:
+        """Chunks holding ``name`` whole (``parseConfig``, ``cmd_parse_from_file``), not
+        only its words apart; none for a name of one word, which is its words."""
+        if _NAME.fullmatch(name) is None or len(split_identifier(name)) < 2:
+            return []
+        token = name.lower().strip("_").replace("_", "")
+        if not _holds_a_token(token):
+            return []
+        searcher = searcher or self.index.searcher()
+        query = self.index.parse_query(token, list(FIELD_BOOSTS))
+        return [
+            chunk_id for chunk_id, _ in chunk_hits(searcher, searcher.search(query, limit).hits)
+        ]
 
     def search(
         self, terms: list[str], limit: int, searcher: tantivy.Searcher | None = None
@@ -189,6 +207,21 @@ class LexicalStore:
             return []
         searcher = searcher or self.index.searcher()
         return chunk_hits(searcher, searcher.search(query, limit).hits)
+
+
+def indexed_form(terms: str) -> str:
+    """Terms as the index holds them: a name written with underscores is also one
+    token without them (``cmd_parse_from_file`` -> ``cmdparsefromfile``), as
+    ``parseConfig`` is ``parseconfig``; the tokenizer splits at underscores, so the
+    whole name would be lost and only its parts matched."""
+    if "_" not in terms:
+        return terms
+    return _UNDERSCORED.sub(lambda name: f"{name.group()} {name.group().replace('_', '')}", terms)
+
+
+_UNDERSCORED = re.compile(r"\S*?[^\s_]_+[^\s_]\S*")
+#: One identifier, in any script.
+_NAME = re.compile(r"[^\W\d]\w*")
 
 
 def _holds_a_token(term: str) -> bool:
