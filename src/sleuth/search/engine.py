@@ -138,11 +138,17 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
         sole = meta.sole_definition_chunk(plan.text)
         _lift(lexical_hits, [sole] if sole is not None else [], floor)
     # and a name asked for alone that nothing defines (a function in a file no grammar
-    # reads, a setting's key, an environment variable): the chunks holding it whole,
-    # above those that only share its words
-    floor = float(SIGNALS["undefined_name_floor"])
-    if plan.name_alone and lexical_hits and floor and not meta.find_definitions([plan.text]):
-        _lift(lexical_hits, lexical.holding_whole(plan.text, pool, searcher), floor)
+    # reads, a setting's key, an environment variable): the chunks holding it whole
+    # come first, before those that only share its words
+    whole: set[int] = set()
+    if (
+        SIGNALS["undefined_name_first"]
+        and plan.name_alone
+        and lexical_hits
+        and not meta.find_definitions([plan.text])
+    ):
+        whole = set(lexical.holding_whole(plan.text, pool, searcher))
+        _lift(lexical_hits, list(whole), 1.0)
     # Chunks that use the name are found by its presence alone: the vectors would add
     # chunks close in meaning that do not use it, and reorder those that do by
     # closeness to the name (both measured worse, `bench/uses_lookup.py`).
@@ -180,7 +186,8 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     apply_coverage(plan, scored, meta.file_terms)
     apply_verbatim(plan, scored, meta.chunks_holding)
     lead_with_heads(scored)
-    kept = merge_and_cut(scored, k, evidence=not plan.uses_of, first=_use_first(plan, holders))
+    first = _use_first(plan, holders) or ((lambda item: item.row.id in whole) if whole else None)
+    kept = merge_and_cut(scored, k, evidence=not plan.uses_of, first=first)
     place = _PLACES.get(plan.use_kind)
     if place and holders and not any(chunk_category(item.row) == place for item in scored):
         what = "test" if place == "tests" else "documentation"

@@ -165,9 +165,9 @@ SIGNALS: dict[str, bool | float | str] = {
     # line in a long block of values (`Scope = MutableMapping[..]`) otherwise sinks.
     "sole_definition_floor": 1.0,
     # A name asked for alone that no definition has (`cmd_parse_from_file` of a yacc
-    # file, `DATABASE_URL`): each chunk holding it whole scores at least this share of
-    # the best BM25 score (``engine``), above chunks that only share its words.
-    "undefined_name_floor": 1.0,
+    # file, `DATABASE_URL`): the chunks holding it whole come first, before chunks that
+    # only share its words (``engine``), each scoring at least the best BM25 score.
+    "undefined_name_first": True,
 }
 
 
