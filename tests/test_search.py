@@ -71,6 +71,25 @@ def test_results_of_one_file_do_not_overlap(embedded_repo: Path) -> None:
         by_file.setdefault(r.path, []).append((r.start_line, r.end_line))
 
 
+def test_the_pieces_of_one_long_function_are_one_result(tmp_path: Path) -> None:
+    body = "".join(
+        f"    retries_{n} = schedule_retry(upload, attempt={n})  # retry the upload\n"
+        for n in range(150)
+    )
+    (tmp_path / "uploads.py").write_text(
+        "def retry_failed_uploads(upload):\n" + body + "    return upload\n"
+    )
+    (tmp_path / "other.py").write_text("def unrelated():\n    return 1\n")
+    index = Index(tmp_path)
+    index.index(embed="none")
+    pieces = index._open().chunks_in_file("uploads.py")
+    assert len(pieces) >= 2  # the function is cut in pieces
+    results = index.search("retry upload", mode="lexical").results
+    of_file = [r for r in results if r.path == "uploads.py"]
+    assert len(of_file) == 1
+    assert of_file[0].end_line - of_file[0].start_line + 1 > 60  # more than one piece
+
+
 def test_result_fields(embedded_repo: Path) -> None:
     result = Index(embedded_repo).search("retry_failed_upload").results[0]
     assert result.language == "python" and result.kind == "function"
@@ -461,6 +480,8 @@ def test_a_file_named_by_the_whole_query_word_outranks_one_named_in_part() -> No
         ("lib/plug/test.ex", "code"),  # code that runs tests
         ("packages/vitest/src/runtime/runners/test.ts", "code"),
         ("src/contest.py", "code"),
+        ("regress/hooks-after.sh", "tests"),  # tmux's and the BSDs' regression tests
+        ("statsmodels/regression/linear_model.py", "code"),
         # code no grammar reads is code all the same; unknown files are text
         ("aiohttp/_http_parser.pyx", "code"),
         ("cmd-parse.y", "code"),

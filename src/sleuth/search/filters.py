@@ -13,7 +13,7 @@ from ..languages import DOC_LANGUAGES, known_languages, language_named
 from ..store.meta import ChunkRow, DefinitionRow
 
 _TEST_PATH = re.compile(
-    r"(^|/)(tests?|Tests|__tests__|spec|specs|testing|test_?utils?|[a-z]+Test|testFixtures)/"
+    r"(^|/)(tests?|Tests|__tests__|spec|specs|testing|regress|test_?utils?|[a-z]+Test|testFixtures)/"
     # a tree's own integration_test/, e2e-tests/ (deeper, rails' generators/integration_test/
     # is code that writes tests)
     r"|^[a-z0-9]+[_-]tests?/"

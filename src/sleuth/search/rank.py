@@ -824,7 +824,8 @@ def merge_and_cut(
     evidence: bool = True,
     first: Callable[[Scored], bool] | None = None,
 ) -> list[Scored]:
-    """Best first; a hit overlapping a better hit of the same file widens that one.
+    """Best first; a hit overlapping a better hit of the same file, or next to it in the
+    same definition, widens that one.
     The hits ``first`` holds for come before the others (the uses asked for before mere
     mentions: a file's second call must not sink below another file's mention by the
     same-file penalty)."""
@@ -837,14 +838,7 @@ def merge_and_cut(
     spans: dict[str, list[Scored]] = {}
     for item in scored:
         same_file = spans.setdefault(item.row.path, [])
-        host = next(
-            (
-                s
-                for s in same_file
-                if item.start_line <= s.end_line and item.end_line >= s.start_line
-            ),
-            None,
-        )
+        host = next((s for s in same_file if _joins(item, s)), None)
         if host is not None:
             host.start_line = min(host.start_line, item.start_line)
             host.end_line = max(host.end_line, item.end_line)
@@ -854,6 +848,19 @@ def merge_and_cut(
         if len(kept) >= k:
             break
     return kept
+
+
+def _joins(item: Scored, host: Scored) -> bool:
+    """Whether a hit is shown as part of a better one of its file: it overlaps it, or it
+    is the next or previous piece of the same definition (one function, one result)."""
+    if item.start_line <= host.end_line and item.end_line >= host.start_line:
+        return True
+    return (
+        bool(item.row.symbol)
+        and (item.row.symbol, item.row.kind) == (host.row.symbol, host.row.kind)
+        and item.start_line - 1 <= host.end_line
+        and item.end_line + 1 >= host.start_line
+    )
 
 
 #: Other matching chunks of a file named with its first hit (``Result.also``), on the
