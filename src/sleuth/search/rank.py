@@ -858,9 +858,14 @@ def _joins(item: Scored, host: Scored) -> bool:
     return (
         bool(item.row.symbol)
         and (item.row.symbol, item.row.kind) == (host.row.symbol, host.row.kind)
-        and item.start_line - 1 <= host.end_line
-        and item.end_line + 1 >= host.start_line
+        and item.start_line - 1 - PIECE_GAP <= host.end_line
+        and item.end_line + 1 + PIECE_GAP >= host.start_line
     )
+
+
+#: Lines between two pieces of one definition that still make them next to each other
+#: (the blank line a chunk leaves out).
+PIECE_GAP = 2
 
 
 #: Other matching chunks of a file named with its first hit (``Result.also``), on the
