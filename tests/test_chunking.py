@@ -281,6 +281,41 @@ def test_tiny_siblings_merge_but_keep_every_name() -> None:
     assert names == {f"f{i}" for i in range(6)}
 
 
+def test_a_rust_test_function_takes_in_no_code_beside_it() -> None:
+    """A unit struct after a ``#[test]`` function (ripgrep's flag definitions) is code:
+    merged into the test, it ranked as a test and lent it its definition."""
+    source = (
+        "#[cfg(test)]\n#[test]\nfn test_search_zip() {\n    let a = 1;\n"
+        "    assert_eq!(a, 1);\n}\n\nstruct SmartCase;\n\n"
+        'impl Flag for SmartCase {\n    fn name(&self) -> &str {\n        "smart-case"\n'
+        "    }\n}\n"
+    )
+    chunks, _ = chunk_text("rust", source)
+    holding = next(c for c in chunks if "struct SmartCase;" in c.text)
+    assert "#[test]" not in holding.text
+    assert holding.symbol == "SmartCase"
+
+
+def test_haskell_quickcheck_properties_are_tests_apart_from_the_code() -> None:
+    """shellcheck writes each check's QuickCheck properties (``prop_..``) just above or
+    below it: merged into the check, the next check's properties made its chunk."""
+    source = (
+        'prop_checkUuoc1 = verify checkUuoc "cat foo | grep bar"\n'
+        'prop_checkUuoc2 = verifyNot checkUuoc "cat * | grep bar"\n'
+        "checkUuoc _ (T_Pipeline _ _ (cmd:_:_)) =\n"
+        '    checkCommand "cat" (const f) cmd\n'
+        "  where\n"
+        "    f _ = return ()\n"
+        "checkUuoc _ _ = return ()\n\n"
+        'prop_checkPipePitfalls3 = verify checkPipePitfalls "ls | grep -v mp3"\n'
+        'prop_checkPipePitfalls4 = verifyNot checkPipePitfalls "find . | xargs"\n'
+    )
+    chunks, _ = chunk_text("haskell", source)
+    check = next(c for c in chunks if c.symbol == "checkUuoc")
+    assert "prop_" not in check.text
+    assert {"prop_checkUuoc1", "prop_checkPipePitfalls3"} <= {c.symbol for c in chunks}
+
+
 def test_big_class_opens_into_method_chunks() -> None:
     methods = "\n".join(
         f"    def method_{i}(self):\n" + "\n".join(f"        x = {j}" for j in range(12))

@@ -496,6 +496,24 @@ def test_file_categories_by_path(path: str, category: str) -> None:
     assert category_of(path, language) == category
 
 
+def test_haskell_quickcheck_properties_rank_as_tests(tmp_path: Path) -> None:
+    source = (
+        "module Checks where\n\n"
+        'prop_checkUselessCat1 = verify checkUselessCat "cat foo | grep bar"\n'
+        'prop_checkUselessCat2 = verifyNot checkUselessCat "cat * | grep bar"\n\n'
+        "-- | Warns of a useless cat piped into a command.\n"
+        "checkUselessCat _ (T_Pipeline _ _ (cmd:_:_)) =\n"
+        '    warn "Useless cat. Read the file with the command."\n'
+        "checkUselessCat _ _ = return ()\n"
+    )
+    root = _write(tmp_path, {"src/Checks.hs": source})
+    index = Index(root)
+    tests = index.search("useless cat", mode="lexical", category="tests").results
+    assert [r.symbol for r in tests] == ["prop_checkUselessCat1"]
+    code = index.search("useless cat", mode="lexical", category="code").results
+    assert [r.symbol for r in code] == ["checkUselessCat"]
+
+
 def test_tests_inside_source_files_rank_as_tests(tmp_path: Path) -> None:
     """Rust's `mod tests` and Zig's test blocks sit in the file they test: at equal
     scores the code comes first for a question about it and the test for a question

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 #: Names of the modules that hold tests beside the code (Rust's ``mod tests``).
 TEST_MODULES = frozenset({"tests", "test"})
+#: The attribute of a Rust test function (``#[test]``, ``#[tokio::test]``, ``#[rstest]``):
+#: a test written beside the code it tests.
+RUST_TEST_ATTRIBUTE = re.compile(r"^\s*#\[\s*(?:[\w:]+::)?(?:test|rstest|quickcheck)\b", re.M)
 #: Every kind a chunk or a definition can have (``kind:`` and ``--kind`` take these).
 KINDS = frozenset(
     {
@@ -53,3 +57,9 @@ def signature_of(text: str, limit: int = 200) -> str:
         if stripped and not stripped.startswith(("@", "#[", "//", "/*", "*", "#", "--")):
             return stripped[:limit]
     return text.strip().splitlines()[0][:limit] if text.strip() else ""
+
+
+def quickcheck(name: str) -> bool:
+    """Whether a Haskell binding is a QuickCheck property (``prop_checkUuoc1 = verify
+    ..``): a test written beside the code it tests, by the library's convention."""
+    return name.startswith("prop_")

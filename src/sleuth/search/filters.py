@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from functools import lru_cache
 
-from ..chunking.base import KINDS, TEST_MODULES
+from ..chunking.base import KINDS, RUST_TEST_ATTRIBUTE, TEST_MODULES, quickcheck
 from ..errors import QueryError
 from ..languages import DOC_LANGUAGES, known_languages, language_named
 from ..store.meta import ChunkRow, DefinitionRow
@@ -41,11 +41,6 @@ def category_of(path: str, language: str) -> str:
     return "code"
 
 
-#: Tests written inside source files: Rust's ``#[test]`` functions (``#[tokio::test]``,
-#: ``#[rstest]``) and ``mod tests``, Zig's ``test "name" { }`` blocks.
-_RUST_TEST_ATTRIBUTE = re.compile(r"^\s*#\[\s*(?:[\w:]+::)?(?:test|rstest|quickcheck)\b", re.M)
-
-
 def chunk_category(row: ChunkRow) -> str:
     """``category_of`` for one chunk: tests written inside source files count as tests."""
     return _category(row.path, row.language, row.kind, row.parent, row.symbol, row.text)
@@ -66,7 +61,8 @@ def _category(path: str, language: str, kind: str, parent: str, symbol: str, tex
 @lru_cache(maxsize=65_536)
 def _inline_test(language: str, kind: str, parent: str, symbol: str, text: str) -> bool:
     """Whether a chunk of a source file is test code: the path does not say so when the
-    tests live beside the code they test."""
+    tests live beside the code they test (Rust's ``#[test]`` functions and ``mod tests``,
+    Zig's ``test "name" { }`` blocks, Haskell's QuickCheck properties)."""
     if kind == "test":  # Zig's test blocks are chunks of their own kind
         return True
     if language == "rust":
@@ -75,7 +71,9 @@ def _inline_test(language: str, kind: str, parent: str, symbol: str, text: str) 
         if kind == "module" and symbol in TEST_MODULES:
             return True
         head = text[: text.find("fn ")] if kind == "function" and "fn " in text else ""
-        return _RUST_TEST_ATTRIBUTE.search(head) is not None
+        return RUST_TEST_ATTRIBUTE.search(head) is not None
+    if language == "haskell":
+        return quickcheck(symbol)
     return False
 
 

@@ -10,6 +10,7 @@ chunks. Tiny neighbours with the same parent are then merged.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from dataclasses import dataclass, field, replace
 
@@ -18,7 +19,7 @@ import tree_sitter
 from ... import config
 from ...languages import parse
 from ...tokens import last_part
-from ..base import Chunk, Definition, signature_of
+from ..base import RUST_TEST_ATTRIBUTE, Chunk, Definition, quickcheck, signature_of
 from ..parser_copy import parser_source
 from . import repair
 from .definitions import (
@@ -345,7 +346,7 @@ class _Chunker:
                 if (
                     tiny
                     and related
-                    and is_test(prev[2], prev[3], prev[4]) == is_test(kind, name, parent)
+                    and self._test_span(prev) == self._test_span(span)
                     and start - prev[1] <= 2
                     and end - prev[0] + 1 <= config.CHUNK_MAX_LINES
                 ):
@@ -371,6 +372,18 @@ class _Chunker:
                 )
             )
         return chunks
+
+    def _test_span(self, span: list | tuple) -> bool:
+        """Whether a span is test code, which does not join the code beside it: a test
+        block, Rust's ``mod tests`` and its members, a Rust function under ``#[test]``
+        (whose attributes open its span), a Haskell QuickCheck property."""
+        start, end, kind, name, parent = span[:5]
+        if is_test(kind, name, parent) or (self.language == "haskell" and quickcheck(name)):
+            return True
+        if self.language != "rust" or kind != "function":
+            return False
+        head = itertools.takewhile(lambda line: "fn " not in line, self.lines[start : end + 1])
+        return any(RUST_TEST_ATTRIBUTE.match(line) for line in head)
 
     def _heading(self, prev: list, start: int, name: str) -> bool:
         """Whether ``prev`` is a container's few lines of comment alone, just above the
