@@ -21,7 +21,7 @@ from ...languages import parse
 from ...tokens import last_part
 from ..base import RUST_TEST_ATTRIBUTE, Chunk, Definition, quickcheck, signature_of
 from ..parser_copy import parser_source
-from . import repair
+from . import repair  # (``repair.REPAIRS`` read at each call: a benchmark sets it to 0)
 from .definitions import (
     CLASS_KINDS,
     DECLARED_ONLY,
