@@ -105,6 +105,7 @@ def test_default_excludes_lockfiles_generated_and_binaries(tmp_path: Path) -> No
             "docs/docsets/App.docset/Contents/Resources/Documents/index.html": "<p>x</p>\n",
             "package-lock.json": "{}\n",
             "Cargo.lock": "x\n",
+            "bun.lock": "{}\n",  # Bun's text lockfile
             "app.min.js": "x\n",
             "logo.png": b"\x89PNG\r\n",
         },
@@ -113,6 +114,7 @@ def test_default_excludes_lockfiles_generated_and_binaries(tmp_path: Path) -> No
     assert found == {"src/a.py"}
     assert skipped["package-lock.json"] == "lockfile"
     assert skipped["Cargo.lock"] == "lockfile"
+    assert skipped["bun.lock"] == "lockfile"
     assert skipped["app.min.js"] == "generated"
     assert skipped["logo.png"] == "binary"
 
