@@ -316,6 +316,39 @@ def test_haskell_quickcheck_properties_are_tests_apart_from_the_code() -> None:
     assert {"prop_checkUuoc1", "prop_checkPipePitfalls3"} <= {c.symbol for c in chunks}
 
 
+def test_a_ruby_comment_above_a_first_member_opens_its_chunk_when_short() -> None:
+    """Ruby's grammar makes the comment above a container's first member the
+    container's own: a short one is the member's documentation; a long one (Rails'
+    300 lines above ``class Engine``) stays, or the member's head piece is all comment;
+    a comment after code on its line is the line's."""
+    short = (
+        "module Faraday\n  class Response\n"
+        "    # RaiseError raises exceptions on client or server error responses.\n"
+        "    class RaiseError < Middleware\n"
+        + "".join(f"      STATUS_{n} = {n}\n" for n in range(8))
+        + "".join(
+            f"\n      def check_{n}(env)\n"
+            + "".join(f"        raise ClientError if env.status == {n}{m}\n" for m in range(8))
+            + "      end\n"
+            for n in range(8)
+        )
+        + "    end\n  end\nend\n"
+    )
+    chunks, _ = chunk_text("ruby", short)
+    raise_error = next(c for c in chunks if c.symbol == "RaiseError")
+    assert raise_error.text.lstrip().startswith("# RaiseError raises exceptions")
+    long = short.replace(
+        "    # RaiseError raises",
+        "".join(f"    # line {n} of a long story\n" for n in range(30)) + "    # RaiseError raises",
+    )
+    chunks, _ = chunk_text("ruby", long)
+    raise_error = next(c for c in chunks if c.symbol == "RaiseError")
+    assert raise_error.text.lstrip().startswith("class RaiseError")
+    nodoc = "module A\n  class B # :nodoc:\n    def c\n      1\n    end\n  end\nend\n"
+    _, definitions = chunk_text("ruby", nodoc)
+    assert {(d.name, d.start_line) for d in definitions} == {("A", 1), ("B", 2), ("c", 3)}
+
+
 def test_big_class_opens_into_method_chunks() -> None:
     methods = "\n".join(
         f"    def method_{i}(self):\n" + "\n".join(f"        x = {j}" for j in range(12))

@@ -242,8 +242,7 @@ class _Chunker:
         for d in defs:
             self._sort(d.children)
 
-    @staticmethod
-    def _leading_comment_start(node: tree_sitter.Node) -> int:
+    def _leading_comment_start(self, node: tree_sitter.Node) -> int:
         start = node.start_point.row
         sibling = node.prev_named_sibling
         if sibling is not None and sibling.type == "signature" and haskell_names(sibling, node):
@@ -254,6 +253,25 @@ class _Chunker:
             # Haskell: the doc comment above the first declaration ends the imports node
             imports = node.parent.prev_named_sibling
             sibling = imports.named_children[-1] if imports and imports.named_children else None
+        parent = node.parent if self.language == "ruby" else None
+        while sibling is None and parent is not None and parent.parent is not None:
+            # Ruby: a class's first member opens the body node, and the comments above it
+            # are the class node's own children (before the body), not its siblings; a
+            # short one opens the member's chunk (a long one, Rails' 300 lines above
+            # ``class Engine``, would make the head piece all comment)
+            if parent.start_point.row != start or parent.prev_named_sibling is None:
+                break
+            above = parent.prev_named_sibling
+            first = above
+            while first.prev_named_sibling is not None and leads(first.prev_named_sibling):
+                first = first.prev_named_sibling
+            before = first.prev_sibling
+            if not leads(above) or start - first.start_point.row > FIRST_MEMBER_COMMENT_LINES:
+                break
+            if before is not None and end_row(before) == first.start_point.row:
+                break  # a comment after code on its line (``class A # :nodoc:``)
+            sibling = above
+            parent = parent.parent
         while sibling is not None and leads(sibling):
             # A doc comment (/** ... */) belongs to the definition after it even across
             # one blank line, as JSDoc and Javadoc are often written; others must touch.
@@ -403,6 +421,9 @@ class _Chunker:
         )
 
 
+#: Lines of comment above a container's first member that still open its chunk when the
+#: grammar makes them the container's own (Ruby).
+FIRST_MEMBER_COMMENT_LINES = 20
 #: A line that is a comment alone, in any of the grammars' languages.
 _COMMENT_LINE = re.compile(r"\s*(?://|/\*|\*|#(?![!\[{]|if|else|elif|end|define|include)|--|;|%)")
 
