@@ -101,6 +101,8 @@ def test_default_excludes_lockfiles_generated_and_binaries(tmp_path: Path) -> No
             "src/a.py": "x = 1\n",
             "node_modules/lib/index.js": "x\n",
             "vendor/dep.go": "package dep\n",
+            "include/lib/thirdparty/hedley.hpp": "#define HEDLEY 1\n",  # bundled copies
+            "3rdparty/zlib/zlib.h": "int inflate(void);\n",
             "dist/bundle.js": "x\n",
             "docs/docsets/App.docset/Contents/Resources/Documents/index.html": "<p>x</p>\n",
             "package-lock.json": "{}\n",
