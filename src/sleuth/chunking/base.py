@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 
 #: Names of the modules that hold tests beside the code (Rust's ``mod tests``).
 TEST_MODULES = frozenset({"tests", "test"})
-#: The attribute of a Rust test function (``#[test]``, ``#[tokio::test]``, ``#[rstest]``):
-#: a test written beside the code it tests.
-RUST_TEST_ATTRIBUTE = re.compile(r"^\s*#\[\s*(?:[\w:]+::)?(?:test|rstest|quickcheck)\b", re.M)
+#: The attribute of a Rust test function (``#[test]``, ``#[tokio::test]``, ``#[rstest]``).
+_RUST_TEST_ATTRIBUTE = re.compile(r"^\s*#\[\s*(?:[\w:]+::)?(?:test|rstest|quickcheck)\b", re.M)
 #: Every kind a chunk or a definition can have (``kind:`` and ``--kind`` take these).
 KINDS = frozenset(
     {
@@ -63,3 +62,10 @@ def quickcheck(name: str) -> bool:
     """Whether a Haskell binding is a QuickCheck property (``prop_checkUuoc1 = verify
     ..``): a test written beside the code it tests, by the library's convention."""
     return name.startswith("prop_")
+
+
+def rust_test_function(text: str) -> bool:
+    """Whether a Rust function's text has a test attribute (``#[test]``,
+    ``#[tokio::test]``) before its ``fn``: a test written beside the code it tests."""
+    cut = text.find("fn ")
+    return cut >= 0 and _RUST_TEST_ATTRIBUTE.search(text, 0, cut) is not None

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from functools import lru_cache
 
-from ..chunking.base import KINDS, RUST_TEST_ATTRIBUTE, TEST_MODULES, quickcheck
+from ..chunking.base import KINDS, TEST_MODULES, quickcheck, rust_test_function
 from ..errors import QueryError
 from ..languages import DOC_LANGUAGES, known_languages, language_named
 from ..store.meta import ChunkRow, DefinitionRow
@@ -70,8 +70,7 @@ def _inline_test(language: str, kind: str, parent: str, symbol: str, text: str) 
             return True
         if kind == "module" and symbol in TEST_MODULES:
             return True
-        head = text[: text.find("fn ")] if kind == "function" and "fn " in text else ""
-        return RUST_TEST_ATTRIBUTE.search(head) is not None
+        return kind == "function" and rust_test_function(text)
     if language == "haskell":
         return quickcheck(symbol)
     return False

@@ -10,7 +10,6 @@ chunks. Tiny neighbours with the same parent are then merged.
 from __future__ import annotations
 
 import bisect
-import itertools
 import re
 from dataclasses import dataclass, field, replace
 
@@ -19,7 +18,7 @@ import tree_sitter
 from ... import config
 from ...languages import parse
 from ...tokens import last_part
-from ..base import RUST_TEST_ATTRIBUTE, Chunk, Definition, quickcheck, signature_of
+from ..base import Chunk, Definition, quickcheck, rust_test_function, signature_of
 from ..parser_copy import parser_source
 from . import repair  # (``repair.REPAIRS`` read at each call: a benchmark sets it to 0)
 from .definitions import (
@@ -400,8 +399,7 @@ class _Chunker:
             return True
         if self.language != "rust" or kind != "function":
             return False
-        head = itertools.takewhile(lambda line: "fn " not in line, self.lines[start : end + 1])
-        return any(RUST_TEST_ATTRIBUTE.match(line) for line in head)
+        return rust_test_function("\n".join(self.lines[start : end + 1]))
 
     def _heading(self, prev: list, start: int, name: str) -> bool:
         """Whether ``prev`` is a container's few lines of comment alone, just above the
