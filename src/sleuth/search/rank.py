@@ -850,6 +850,11 @@ def merge_and_cut(
     return kept
 
 
+#: Lines between two pieces of one definition that still make them next to each other
+#: (the blank line a chunk leaves out).
+PIECE_GAP = 2
+
+
 def _joins(item: Scored, host: Scored) -> bool:
     """Whether a hit is shown as part of a better one of its file: it overlaps it, or it
     is the next or previous piece of the same definition (one function, one result)."""
@@ -861,11 +866,6 @@ def _joins(item: Scored, host: Scored) -> bool:
         and item.start_line - 1 - PIECE_GAP <= host.end_line
         and item.end_line + 1 + PIECE_GAP >= host.start_line
     )
-
-
-#: Lines between two pieces of one definition that still make them next to each other
-#: (the blank line a chunk leaves out).
-PIECE_GAP = 2
 
 
 #: Other matching chunks of a file named with its first hit (``Result.also``), on the

@@ -164,6 +164,8 @@ class MetaStore:
         self._live: tuple[str, np.ndarray] | None = None
         #: (lexical commit mark, sorted term lists by path at that mark).
         self._terms: tuple[str, dict[str, list[str]]] = ("", {})
+        #: (lexical commit mark, paths of the files a tool wrote at that mark).
+        self._generated: tuple[str, frozenset[str]] | None = None
 
     def close(self) -> None:
         self.db.close()
@@ -277,12 +279,16 @@ class MetaStore:
         )
 
     def generated_paths(self) -> frozenset[str]:
-        """The paths of the files a tool wrote (a handful per tree, if any)."""
+        """The paths of the files a tool wrote (a handful per tree, if any), kept in
+        memory until the next commit: every search reads them."""
         with self.lock:
-            found = self.db.execute(
-                "SELECT f.path FROM generated_files g JOIN files f ON f.id=g.file_id"
-            ).fetchall()
-        return frozenset(path for (path,) in found)
+            mark = self.get("lexical_commit", "0") or "0"
+            if self._generated is None or self._generated[0] != mark:
+                found = self.db.execute(
+                    "SELECT f.path FROM generated_files g JOIN files f ON f.id=g.file_id"
+                ).fetchall()
+                self._generated = (mark, frozenset(path for (path,) in found))
+            return self._generated[1]
 
     def replace_skipped(self, skipped: Iterable[tuple[str, str]]) -> None:
         self.db.execute("DELETE FROM skipped")
