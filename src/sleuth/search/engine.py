@@ -171,7 +171,8 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     if not rows:
         response.reason = "no chunk matches the query terms"
         return response, exhausted
-    rows = {cid: row for cid, row in rows.items() if filters.accepts_chunk(row)}
+    if filters.active():
+        rows = {cid: row for cid, row in rows.items() if filters.accepts_chunk(row)}
     if not rows:
         response.reason = "matches exist, but the filters removed them all"
         return response, exhausted
@@ -424,9 +425,11 @@ def _definitions(
         return {}
     found = meta.find_definitions(sorted(names))
     # (a small one merged into its neighbour's chunk is among the chunk's symbols)
+    # (a name can only be a symbol's short name if it is in its text: looked for first)
     owned = {
         symbol
         for row in rows.values()
+        if (held := f"{row.symbol} {row.symbols}".lower()) and any(n in held for n in names)
         for symbol in (row.symbol, *row.symbols.split())
         if symbol.lower() not in names and short_name(symbol).lower() in names
     }

@@ -51,9 +51,17 @@ def definition_category(row: DefinitionRow) -> str:
     return _category(row.path, row.language or "", row.kind, row.parent, row.name, "")
 
 
+#: Languages whose source files hold tests of their own (``_inline_test``).
+_INLINE_TEST_LANGUAGES = frozenset({"rust", "haskell"})
+
+
 def _category(path: str, language: str, kind: str, parent: str, symbol: str, text: str) -> str:
     category = category_of(path, language)
-    if category == "code" and _inline_test(language, kind, parent, symbol, text):
+    if (
+        category == "code"
+        and (kind == "test" or language in _INLINE_TEST_LANGUAGES)
+        and _inline_test(language, kind, parent, symbol, text)
+    ):
         return "tests"
     return category
 

@@ -171,7 +171,7 @@ SIGNALS: dict[str, bool | float | str] = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class Scored:
     row: ChunkRow
     score: float
@@ -199,10 +199,11 @@ def fuse(
 ) -> list[Scored]:
     lex_scaled = _minmax(lexical, floor_zero=True)
     floor = str(SIGNALS["semantic_floor"])
-    sem_scaled = _scaled(_align_prose(semantic, rows), floor)
+    prose = _prose_rows(rows)
+    sem_scaled = _scaled(_align_prose(semantic, prose), floor)
     share = float(SIGNALS["static_share"])
     if static and share:
-        static_scaled = _scaled(_align_prose(static, rows), floor)
+        static_scaled = _scaled(_align_prose(static, prose), floor)
         sem_scaled = {
             key: (1 - share) * value + share * static_scaled.get(key, value)
             for key, value in sem_scaled.items()
@@ -230,11 +231,19 @@ def fuse(
 ALIGN_MIN_PROSE = 3
 
 
-def _align_prose(cosines: dict[int, float], rows: dict[int, ChunkRow]) -> dict[int, float]:
-    """Prose candidates' cosines mapped onto the code candidates' distribution (z-scores)."""
+def _prose_rows(rows: dict[int, ChunkRow]) -> frozenset[int]:
+    """The candidates that are prose (``_align_prose``)."""
+    return frozenset(
+        key for key, row in rows.items() if row.language in DOC_LANGUAGES and _is_prose(row)
+    )
+
+
+def _align_prose(cosines: dict[int, float], prose_rows: frozenset[int]) -> dict[int, float]:
+    """Prose candidates' cosines mapped onto the code candidates' distribution (z-scores);
+    ``prose_rows``: ``_prose_rows`` of the candidates."""
     if not SIGNALS["prose_alignment"]:
         return cosines
-    prose = {key for key in cosines if (row := rows.get(key)) is not None and _is_prose(row)}
+    prose = prose_rows.intersection(cosines)
     if min(len(prose), len(cosines) - len(prose)) < ALIGN_MIN_PROSE:
         return cosines
     code = np.array([value for key, value in cosines.items() if key not in prose])
@@ -254,8 +263,15 @@ def _minmax(scores: dict[int, float], floor_zero: bool = False) -> dict[int, flo
         return {}
     high = max(scores.values())
     low = 0.0 if floor_zero else min(scores.values())
-    spread = (high - low) or 1.0
-    return {key: max(0.0, (value - low) / spread) for key, value in scores.items()}
+    return _spread_over(scores, low, (high - low) or 1.0)
+
+
+def _spread_over(scores: dict[int, float], low: float, spread: float) -> dict[int, float]:
+    """``max(0, (score - low) / spread)`` of each score, in one array operation (this
+    runs on every candidate twice or three times a query)."""
+    values = np.fromiter(scores.values(), dtype=np.float64, count=len(scores))
+    scaled = np.maximum((values - low) / spread, 0.0)
+    return dict(zip(scores, scaled.tolist(), strict=True))
 
 
 def _scaled(scores: dict[int, float], floor: str) -> dict[int, float]:
@@ -263,8 +279,7 @@ def _scaled(scores: dict[int, float], floor: str) -> dict[int, float]:
         return _minmax(scores)
     high = max(scores.values())
     low = 0.0 if floor == "zero" else sum(scores.values()) / len(scores)
-    spread = (high - low) or 1.0
-    return {key: max(0.0, (value - low) / spread) for key, value in scores.items()}
+    return _spread_over(scores, low, (high - low) or 1.0)
 
 
 def _reciprocal_ranks(scores: dict[int, float], k: int = 60) -> dict[int, float]:
@@ -296,11 +311,14 @@ def apply_priors(
         short_name(span.name) in exact for spans in definitions.values() for span in spans
     )
     asks_data = plan.kind == "identifier" or _ASKS_DATA.search(plan.text) is not None
+    # the candidates share files: what a path tells is worked out once per path
+    span_paths = _span_paths(names, definitions)
+    path_words_named: dict[str, tuple[float, bool]] = {}
     for item in scored:
         row = item.row
         factor = 1.0
         category = chunk_category(row)
-        defines = item.defines = _defines(row, names, definitions) if names else 0
+        defines = item.defines = _defines(row, names, definitions, span_paths) if names else 0
         if defines and cased and not _exact_case(row, exact, names, definitions, defines):
             # Go's ``responseWriter`` implements ``ResponseWriter``: another name's
             # definition, neither lowered nor raised in a question about uses
@@ -341,7 +359,10 @@ def apply_priors(
         elif plan.uses_of:
             name_share, in_folder = 0.0, False  # the file named for it defines it
         else:
-            name_share, in_folder = path_matches(terms, row.path)
+            named_by = path_words_named.get(row.path)
+            if named_by is None:
+                named_by = path_words_named[row.path] = path_matches(terms, row.path)
+            name_share, in_folder = named_by
         if name_share:
             factor *= 1.0 + (PRIORS["file_name"] - 1.0) * name_share
         if in_folder:
@@ -760,12 +781,22 @@ _NAMED_FOR = 1  # the chunk is named for the definition (one piece of a long one
 _HOLDS_START = 2  # the chunk holds the definition's first line
 
 
-def _defines(row: ChunkRow, names: set[str], definitions: dict) -> int:
+def _span_paths(names: set[str], definitions: dict) -> frozenset[str]:
+    """The files holding a definition the query asks for (``_defines`` looks no further
+    for the others)."""
+    return frozenset(span.path for name in names for span in definitions.get(name, ()))
+
+
+def _defines(
+    row: ChunkRow, names: set[str], definitions: dict, span_paths: frozenset[str] | None = None
+) -> int:
     """Whether the chunk defines a name the query asks for: 0, ``_NAMED_FOR`` or
     ``_HOLDS_START``. An ``impl`` block (Rust's ``impl Router``, Haskell's ``instance``,
     Elixir's ``defimpl``) is named for its type but does not define it: only the methods
-    inside it count."""
-    if any(True for _ in _starting_in(row, names, definitions)):
+    inside it count. ``span_paths``: ``_span_paths``, when the caller has it."""
+    if (span_paths is None or row.path in span_paths) and any(
+        True for _ in _starting_in(row, names, definitions)
+    ):
         return _HOLDS_START
     symbol = bare_name(row.symbol.lower())
     # qualified definitions answer for their last part: defmodule Phoenix.Router, Router
