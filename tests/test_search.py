@@ -314,8 +314,9 @@ _BELOW_CODE_UNLESS_ASKED = {
     # prior the workflow comes first here).
     "a data file": (
         {
-            "lib/packaging.py": "def publish(version):\n    wheel = build(version)\n"
-            "    return upload(wheel)\n",
+            "lib/packaging.py": "def publish(version):\n"
+            '    """Build the release\'s wheel and upload it."""\n'
+            "    wheel = build(version)\n    return upload(wheel)\n",
             ".github/workflows/release.yml": "name: release\non: push\njobs:\n"
             "  publish:\n    steps:\n      - run: build the wheel\n"
             "      - run: upload the wheel to publish the release version\n",

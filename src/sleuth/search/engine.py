@@ -27,6 +27,7 @@ from .rank import (
     apply_priors,
     apply_verbatim,
     asked_definition_in,
+    field_boosts,
     further_hits,
     fuse,
     lead_with_heads,
@@ -100,7 +101,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
         return _members(job, response), True
     lexical_hits: dict[int, float] = {}
     if mode != "semantic":
-        lexical_hits = dict(lexical.search(plan.terms, pool, searcher))
+        lexical_hits = dict(lexical.search(plan.terms, pool, searcher, field_boosts(plan)))
     semantic_hits: dict[int, float] = {}
     exhausted = len(lexical_hits) < pool
     # Files the query names as written on disk (`keylog.h`) are candidates whether or

@@ -19,6 +19,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..languages import DATA_LANGUAGES, DOC_LANGUAGES
+from ..store.lexical import FIELD_BOOSTS
 from ..store.meta import ChunkRow, DefinitionSpan
 from ..tokens import bare_name, names_path, short_name, split_identifier
 from .classify import QueryPlan
@@ -168,6 +169,11 @@ SIGNALS: dict[str, bool | float | str] = {
     # file, `DATABASE_URL`): the chunks holding it whole come first, before chunks that
     # only share its words (``engine``), each scoring at least the best BM25 score.
     "undefined_name_first": True,
+    # BM25's boost of the symbol field for a question in words (a name asked for keeps
+    # ``lexical.FIELD_BOOSTS``'s): the words of a question name what the code does, and
+    # short chunks named with one of them (`set_error`, `sort_cmp`) outranked the code
+    # that does it. 0: the same boost for every query.
+    "words_symbol_boost": 1.5,
 }
 
 
@@ -187,6 +193,14 @@ class Scored:
     def __post_init__(self) -> None:
         self.start_line = self.start_line or self.row.start_line
         self.end_line = self.end_line or self.row.end_line
+
+
+def field_boosts(plan: QueryPlan) -> dict[str, float]:
+    """BM25's boost per field for this query (``SIGNALS["words_symbol_boost"]``)."""
+    boost = float(SIGNALS["words_symbol_boost"])
+    if plan.kind == "identifier" or not boost:
+        return FIELD_BOOSTS
+    return {**FIELD_BOOSTS, "symbol": boost}
 
 
 def fuse(

@@ -159,13 +159,15 @@ class LexicalStore:
         searcher = self.index.searcher()
         return searcher.num_docs - (1 if self.mark(searcher) else 0)
 
-    def query_of(self, terms: list[str]) -> tantivy.Query | None:
-        """Any of the terms in any field, boosted per field; None when no term holds a
-        token the index can hold (all too long)."""
+    def query_of(
+        self, terms: list[str], boosts: dict[str, float] = FIELD_BOOSTS
+    ) -> tantivy.Query | None:
+        """Any of the terms in any field, boosted per field (``boosts``); None when no
+        term holds a token the index can hold (all too long)."""
         kept = [term for term in map(indexed_form, terms) if _holds_a_token(term)]
         if not kept:
             return None
-        return self.index.parse_query(" ".join(kept), list(FIELD_BOOSTS), field_boosts=FIELD_BOOSTS)
+        return self.index.parse_query(" ".join(kept), list(boosts), field_boosts=boosts)
 
     def occurs(self, term: str, begun: bool = False) -> bool:
         """Whether any chunk holds ``term`` in any field (the last commit loaded); with
@@ -196,13 +198,17 @@ class LexicalStore:
         ]
 
     def search(
-        self, terms: list[str], limit: int, searcher: tantivy.Searcher | None = None
+        self,
+        terms: list[str],
+        limit: int,
+        searcher: tantivy.Searcher | None = None,
+        boosts: dict[str, float] = FIELD_BOOSTS,
     ) -> list[tuple[int, float]]:
         """(chunk id, BM25 score) best first, for any of the terms in any field.
 
         ``searcher`` pins one commit (see ``mark``); default: the last one loaded.
         """
-        query = self.query_of(terms)
+        query = self.query_of(terms, boosts)
         if query is None:
             return []
         searcher = searcher or self.index.searcher()
