@@ -479,6 +479,9 @@ def test_a_file_named_by_the_whole_query_word_outranks_one_named_in_part() -> No
         ("polls/tests.py", "tests"),
         ("tests/conftest.py", "tests"),
         ("lib/plug/test.ex", "code"),  # code that runs tests
+        ("lib/sidekiq/test_api.rb", "code"),  # code that helps tests
+        ("test/test_client.rb", "tests"),
+        ("pkg/test_client.py", "tests"),
         ("packages/vitest/src/runtime/runners/test.ts", "code"),
         ("src/contest.py", "code"),
         ("regress/hooks-after.sh", "tests"),  # tmux's and the BSDs' regression tests

@@ -17,7 +17,8 @@ _TEST_PATH = re.compile(
     # a tree's own integration_test/, e2e-tests/ (deeper, rails' generators/integration_test/
     # is code that writes tests)
     r"|^[a-z0-9]+[_-]tests?/"
-    r"|(^|/)test_[^/]*\.(py|c|cc|cpp|rb|lua|dart|php)$"  # not lib/test_functions.bash
+    # (not lib/test_functions.bash; under lib/ a test_api.rb is code that helps tests)
+    r"|^(?!(?:.*/)?lib/)(?:.*/)?test_[^/]*\.(py|c|cc|cpp|rb|lua|dart|php)$"
     r"|_test\.[^/]+$|\.(test|spec)\.[^/]+$|(^|/)[^/]*Tests?\.[^/]+$|_spec\.[^/]+$"
     # a file named test or tests (Django's app/tests.py, hiredis' test.c, pytest's
     # conftest.py), but not in a source folder: lib/plug/test.ex and vitest's
