@@ -902,6 +902,26 @@ def test_the_newest_version_folder_comes_first_unless_the_query_names_another(
     index.close()
 
 
+@pytest.mark.parametrize(("older", "newer"), [("v1.6", "v1.8"), ("v1.9", "v1.10")])
+def test_minor_versions_are_versions_too(tmp_path: Path, older: str, newer: str) -> None:
+    """jq keeps its manual for every release (`manual/v1.6/`, `manual/v1.7/`): a minor
+    version is older or newer as a number, not by its major alone (nor as text)."""
+    body = "def parse_schema(text):\n    # Parse a schema definition into nodes.\n    return []\n"
+    root = tmp_path / "repo"
+    for version in (newer, older):
+        (root / "manual" / version).mkdir(parents=True)
+        (root / "manual" / version / "schema.py").write_text(body)
+    index = Index(root)
+    index.index(embed="none")
+    results = index.search("parse schema definition", mode="lexical").results
+    assert [r.path for r in results][:2] == [
+        f"manual/{newer}/schema.py",
+        f"manual/{older}/schema.py",
+    ]
+    assert results[1].score < 0.8 * results[0].score  # lowered, not a tie
+    index.close()
+
+
 def paths_after_priors(plan: QueryPlan, scored: list[Scored], definitions: dict) -> list[str]:
     """The candidates' paths, best first, once the priors have scored them."""
     rank.apply_priors(plan, scored, definitions)

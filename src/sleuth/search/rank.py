@@ -386,7 +386,7 @@ def apply_priors(
             if named_line_in(row, plan.file_lines) is not None:
                 factor *= PRIORS["named_line"]
         version = _version_of(row.path)
-        if version is not None and version[1] < newest.get(version[0], 0):
+        if version is not None and version[1] < newest.get(version[0], ()):
             factor *= PRIORS["superseded"]
         if (
             plan.kind != "identifier"
@@ -517,31 +517,36 @@ _VERSION_FOLDER = re.compile(r"(^|/)(?:v|version[-_]?)(\d+)(?:\.[\dx]+)*/", re.I
 
 
 @lru_cache(maxsize=65_536)
-def _version_of(path: str) -> tuple[str, int] | None:
-    """(the folder holding the version folders, the version) of ``a/src/v3/x.ts``."""
+def _version_of(path: str) -> tuple[str, tuple[int, ...]] | None:
+    """(the folder holding the version folders, the version) of ``a/src/v3/x.ts``: all
+    its numbers, so that ``v1.8/`` is newer than ``v1.6/`` (``x`` counts as 0)."""
     found = _VERSION_FOLDER.search(path)
-    return None if found is None else (path[: found.end(1)], int(found.group(2)))
+    if found is None:
+        return None
+    parts = path[found.start(2) : found.end() - 1].split(".")
+    return path[: found.end(1)], tuple(int(part) if part.isdigit() else 0 for part in parts)
 
 
 def _newest_versions(
     scored: list[Scored], terms: tuple[str, ...], definitions: dict[str, list]
-) -> dict[str, int]:
+) -> dict[str, tuple[int, ...]]:
     """The newest version folder per parent among the candidates. A parent is left out
     when the query names one of its older versions (v3), or names definitions that only
     its older versions hold (v3's `isEmoji`): that version is what was asked for."""
-    newest: dict[str, int] = {}
+    newest: dict[str, tuple[int, ...]] = {}
     asked: set[str] = set()
     for item in scored:
         version = _version_of(item.row.path)
         if version is None:
             continue
         parent, number = version
-        newest[parent] = max(newest.get(parent, 0), number)
-        if f"v{number}" in terms or ("version" in terms and str(number) in terms):
+        newest[parent] = max(newest.get(parent, ()), number)
+        major = number[0]
+        if f"v{major}" in terms or ("version" in terms and str(major) in terms):
             asked.add(parent)
     defined_in = [_version_of(span[0]) for spans in definitions.values() for span in spans]
     if defined_in and all(
-        version is not None and version[1] < newest.get(version[0], 0) for version in defined_in
+        version is not None and version[1] < newest.get(version[0], ()) for version in defined_in
     ):
         asked.update(version[0] for version in defined_in if version is not None)
     return {parent: number for parent, number in newest.items() if parent not in asked}
