@@ -1,0 +1,122 @@
+"""Questions on six trees outside the shared benchmark, as a check that ranking generalises.
+
+`probes/questions.json` holds 96 questions (words, architecture, identifiers) on six
+repositories at fixed commits (viper, black, pinia, jq, jsoup, sidekiq), each with the
+code that answers it as path and line range, decided by reading the code before any
+search. A result is right when its file is an answer's and its lines overlap it. The
+benchmark's scorer is not used: answers are not cut into its chunks.
+
+Each tree is exported from its git mirror (``fetch`` ``github:<owner>/<name>``) at its
+commit into ``--cache``, and indexed there with both tiers on first use (minutes each).
+
+    python bench/probe_eval.py                  # hybrid: MRR, right at 1 / 3 / 10
+    python bench/probe_eval.py --mode lexical -v
+    python bench/probe_eval.py --set words_symbol_boost=3   # a ranking knob changed
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+from sleuth import Index
+from sleuth.search import rank
+
+HERE = Path(__file__).resolve().parent
+QUESTIONS = HERE / "probes" / "questions.json"
+DEFAULT_CACHE = Path.home() / ".cache" / "sleuth-bench" / "probes"
+DEFAULT_MIRRORS = HERE.parent.parent / ".mirror"
+
+
+def export(tree: dict, cache: Path, mirrors: Path) -> Path | None:
+    """The tree's export at its commit (made when missing), or None without a mirror."""
+    root = cache / tree["name"]
+    if root.is_dir() and any(root.iterdir()):
+        return root
+    git_dir = mirrors / tree["repo"].replace("/", "+") / "repo"
+    if not git_dir.is_dir():
+        print(f"{tree['name']}: no mirror at {git_dir} (fetch github:{tree['repo']})")
+        return None
+    root.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(
+        ["git", f"--git-dir={git_dir}", "archive", tree["commit"]],
+        capture_output=True,
+        check=True,
+    )
+    subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
+    return root
+
+
+def rank_of(results: list, answers: list[list]) -> int | None:
+    """The place of the first result that overlaps an answer (1-based), or None."""
+    for place, result in enumerate(results, 1):
+        for path, start, end in answers:
+            if result.path == path and result.start_line <= end and result.end_line >= start:
+                return place
+    return None
+
+
+def change_knobs(assignments: list[str]) -> None:
+    for assignment in assignments:
+        name, _, value = assignment.partition("=")
+        target = rank.PRIORS if name in rank.PRIORS else rank.SIGNALS
+        if name not in target:
+            sys.exit(f"no prior or signal named {name!r}")
+        if value.lower() in ("true", "false"):
+            target[name] = value.lower() == "true"
+        else:
+            target[name] = value if isinstance(target[name], str) else float(value)
+
+
+def summary(label: str, places: list[int | None]) -> str:
+    mrr = statistics.mean(1 / p if p else 0.0 for p in places)
+    within = [sum(1 for p in places if p and p <= k) for k in (1, 3, 10)]
+    at = " / ".join(map(str, within))
+    return f"{label:12} MRR {mrr:.3f}  right at 1 / 3 / 10: {at} of {len(places)}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--mirrors", type=Path, default=DEFAULT_MIRRORS)
+    parser.add_argument("--mode", default="hybrid", choices=["hybrid", "lexical", "semantic"])
+    parser.add_argument("--trees", help="comma-separated subset (viper,black,...)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("-v", "--verbose", action="store_true", help="one line per question")
+    args = parser.parse_args()
+    change_knobs(args.set)
+    trees = json.loads(QUESTIONS.read_text())
+    if args.trees:
+        trees = [t for t in trees if t["name"] in args.trees.split(",")]
+    every: list[int | None] = []
+    by_kind: dict[str, list[int | None]] = {}
+    for tree in trees:
+        root = export(tree, args.cache, args.mirrors)
+        if root is None:
+            continue
+        index = Index(root)
+        if not index.exists():
+            print(f"{tree['name']}: indexing (both tiers) ...", flush=True)
+            index.index(embed="deep")
+        places = []
+        for qid, kind, question, answers in tree["questions"]:
+            place = rank_of(index.search(question, k=10, mode=args.mode).results, answers)
+            places.append(place)
+            by_kind.setdefault(kind, []).append(place)
+            if args.verbose:
+                print(f"  {qid:4} {place or '-':>2}  {question}")
+        index.close()
+        print(summary(tree["name"], places))
+        every += places
+    for kind, places in sorted(by_kind.items()):
+        print(summary(kind, places))
+    if every:
+        print(summary("all", every))
+
+
+if __name__ == "__main__":
+    main()
