@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from common import annotated_tasks
+from common import annotated_tasks, set_knobs
 
 from sleuth import Index
 from sleuth.benchmark import DEFAULT_CACHE, export_root, scored_results
@@ -81,17 +81,7 @@ def main() -> None:
         help="change a prior or signal for every variant (exploration)",
     )
     args = parser.parse_args()
-    for assignment in args.set:
-        name, _, value = assignment.partition("=")
-        target = rank.PRIORS if name in rank.PRIORS else rank.SIGNALS
-        if name not in target:
-            sys.exit(f"no prior or signal named {name!r}")
-        if value.lower() in ("true", "false"):
-            target[name] = value.lower() == "true"
-        elif isinstance(target[name], str):
-            target[name] = value
-        else:
-            target[name] = float(value)
+    set_knobs(args.set)
 
     subset = set(args.repos.split(",")) if args.repos else None
     score, specs, by_repo = annotated_tasks(args.bench_dir, args.split, subset)

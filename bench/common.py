@@ -11,6 +11,24 @@ from typing import Any
 from sleuth.benchmark import export_root
 
 
+def set_knobs(assignments: list[str]) -> None:
+    """Change priors or signals of the ranking (``NAME=VALUE`` each, ``--set``) for this
+    process: exploration, never a default."""
+    from sleuth.search import rank
+
+    for assignment in assignments:
+        name, _, value = assignment.partition("=")
+        target = rank.PRIORS if name in rank.PRIORS else rank.SIGNALS
+        if name not in target:
+            raise SystemExit(f"no prior or signal named {name!r}")
+        if value.lower() in ("true", "false"):
+            target[name] = value.lower() == "true"
+        elif isinstance(target[name], str):
+            target[name] = value
+        else:
+            target[name] = float(value)
+
+
 def bench_module(bench_dir: Path, name: str) -> ModuleType:
     """A module of the shared benchmark folder (``score``, ``prepare``), loaded from its
     file: the folder is not a package, and its helpers are the benchmark's own rules."""

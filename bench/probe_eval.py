@@ -20,11 +20,11 @@ import argparse
 import json
 import statistics
 import subprocess
-import sys
 from pathlib import Path
 
+from common import set_knobs
+
 from sleuth import Index
-from sleuth.search import rank
 
 HERE = Path(__file__).resolve().parent
 QUESTIONS = HERE / "probes" / "questions.json"
@@ -60,18 +60,6 @@ def rank_of(results: list, answers: list[list]) -> int | None:
     return None
 
 
-def change_knobs(assignments: list[str]) -> None:
-    for assignment in assignments:
-        name, _, value = assignment.partition("=")
-        target = rank.PRIORS if name in rank.PRIORS else rank.SIGNALS
-        if name not in target:
-            sys.exit(f"no prior or signal named {name!r}")
-        if value.lower() in ("true", "false"):
-            target[name] = value.lower() == "true"
-        else:
-            target[name] = value if isinstance(target[name], str) else float(value)
-
-
 def summary(label: str, places: list[int | None]) -> str:
     mrr = statistics.mean(1 / p if p else 0.0 for p in places)
     within = [sum(1 for p in places if p and p <= k) for k in (1, 3, 10)]
@@ -88,7 +76,7 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per question")
     args = parser.parse_args()
-    change_knobs(args.set)
+    set_knobs(args.set)
     trees = json.loads(QUESTIONS.read_text())
     if args.trees:
         trees = [t for t in trees if t["name"] in args.trees.split(",")]
