@@ -480,6 +480,9 @@ def test_a_file_named_by_the_whole_query_word_outranks_one_named_in_part() -> No
         ("tests/conftest.py", "tests"),
         ("lib/plug/test.ex", "code"),  # code that runs tests
         ("lib/sidekiq/test_api.rb", "code"),  # code that helps tests
+        ("packages/testing/src/testing.ts", "code"),
+        ("testing/test_collection.py", "tests"),  # pytest's own tests
+        ("testing/conftest.py", "tests"),
         ("test/test_client.rb", "tests"),
         ("pkg/test_client.py", "tests"),
         ("packages/vitest/src/runtime/runners/test.ts", "code"),

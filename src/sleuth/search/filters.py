@@ -13,10 +13,11 @@ from ..languages import DOC_LANGUAGES, known_languages, language_named
 from ..store.meta import ChunkRow, DefinitionRow
 
 _TEST_PATH = re.compile(
-    r"(^|/)(tests?|Tests|__tests__|spec|specs|testing|regress|test_?utils?|[a-z]+Test|testFixtures)/"
+    r"(^|/)(tests?|Tests|__tests__|spec|specs|regress|test_?utils?|[a-z]+Test|testFixtures)/"
     # a tree's own integration_test/, e2e-tests/ (deeper, rails' generators/integration_test/
-    # is code that writes tests)
-    r"|^[a-z0-9]+[_-]tests?/"
+    # is code that writes tests); a top-level testing/ (pytest's), where a deeper one is
+    # a package of helpers for tests (pinia's packages/testing/, rails' lib/rails/testing/)
+    r"|^[a-z0-9]+[_-]tests?/|^testing/"
     # (not lib/test_functions.bash; under lib/ a test_api.rb is code that helps tests)
     r"|^(?!(?:.*/)?lib/)(?:.*/)?test_[^/]*\.(py|c|cc|cpp|rb|lua|dart|php)$"
     r"|_test\.[^/]+$|\.(test|spec)\.[^/]+$|(^|/)[^/]*Tests?\.[^/]+$|_spec\.[^/]+$"
