@@ -226,6 +226,9 @@ def test_a_name_with_underscores_is_found_whole_where_no_grammar_reads_it(
         "cmd.c": "int\ncmd_parse(const char *file)\n{\n\t/* parse the file: cmd from file */\n"
         "\treturn cmd_parse_file(file) + cmd_parse_from(file) + parse_file(file);\n}\n",
         "file.c": "int\nfile_from_cmd(const char *file)\n{\n\treturn parse(file, file);\n}\n",
+        # holds the name whole, in a long text that BM25 scores low
+        "notes.txt": "see cmd_parse_from_file\n"
+        + "".join(f"unrelated line {n} of notes about other things\n" for n in range(40)),
     }
     for rel, text in files.items():
         (tmp_path / rel).write_text(text)
@@ -234,6 +237,9 @@ def test_a_name_with_underscores_is_found_whole_where_no_grammar_reads_it(
     results = index.search("cmd_parse_from_file", mode="lexical").results
     assert results[0].path == "cmd-parse.y"
     assert results[0].start_line <= 124 <= results[0].end_line
+    # put first by rule, and still in order for a caller that sorts by score
+    scores = [r.score for r in results]
+    assert len(scores) > 1 and scores == sorted(scores, reverse=True)
 
 
 def _answer_about_uses(index: Index, question: str, use: str) -> list:

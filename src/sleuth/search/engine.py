@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import pairwise
 from typing import NamedTuple
 
 import numpy as np
@@ -190,6 +191,11 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     lead_with_heads(scored)
     first = _use_first(plan, holders) or ((lambda item: item.row.id in whole) if whole else None)
     kept = merge_and_cut(scored, k, evidence=not plan.uses_of, first=first)
+    if first is not None:
+        # Hits put first by rule keep their place when a caller sorts by score: no
+        # later score is shown above an earlier one.
+        for before, item in pairwise(kept):
+            item.score = min(item.score, before.score)
     place = _PLACES.get(plan.use_kind)
     if place and holders and not any(chunk_category(item.row) == place for item in scored):
         what = "test" if place == "tests" else "documentation"
