@@ -835,6 +835,31 @@ def test_a_c_table_initialised_over_lines_is_a_definition() -> None:
     assert "/* The UNIX socket filter. */\nstruct" in table.text and "handler_7" in table.text
 
 
+@pytest.mark.parametrize("language", ["c", "cpp"])
+def test_a_function_header_written_per_configuration_defines_both_names(language: str) -> None:
+    """jq's main: the parser reads the first branch (`umain`); the other branch's header
+    names the same function for the other configuration, and a search for `main` must
+    find it. A header that only precedes such a group (`wmain`) gains no name."""
+    text = (
+        "#ifdef WIN32\n"
+        "int umain(int argc, char* argv[]);\n"
+        "int wmain(int argc, wchar_t* wargv[]) {\n"
+        "  return umain(argc, argv);\n"
+        "}\n"
+        "\n"
+        "int umain(int argc, char* argv[]) {\n"
+        "#else /*}*/\n"
+        "int main(int argc, char* argv[]) {\n"
+        "#endif\n"
+        "  int x = 0;\n"
+        "  return x;\n"
+        "}\n"
+    )
+    _, definitions = chunk_text(language, text)
+    spans = {(d.name, d.start_line, d.end_line) for d in definitions if d.kind == "function"}
+    assert spans == {("wmain", 3, 5), ("umain", 7, 13), ("main", 7, 13)}
+
+
 def test_c_conditionals_inside_a_statement_do_not_hide_the_function() -> None:
     """``#ifdef`` in the middle of an expression, a condition or a parameter list leaves
     the grammar without a function; the parser reads the first branch of such a group,

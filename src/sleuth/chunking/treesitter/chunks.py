@@ -235,6 +235,28 @@ class _Chunker:
         signature = signature_of(node_text(node if self.language == "zig" else inner))
         start, end = node.start_point.row + 1, end_row(node) + 1
         self.definitions.append(Definition(name, kind, parent, start, end, signature, local))
+        if kind == "function" and self.language in ("c", "cpp"):
+            for line in self._other_branch_headers(start - 1):
+                other = _C_HEADER.match(line)
+                if other is not None and other.group(1) != name:
+                    self.definitions.append(
+                        Definition(other.group(1), kind, parent, start, end, line.strip(), local)
+                    )
+
+    def _other_branch_headers(self, row: int) -> list[str]:
+        """C/C++: the headers written in a conditional group's other branches in place of
+        the one the parser read (jq's ``#ifdef WIN32`` / ``int umain(..) {`` / ``#else``
+        / ``int main(..) {`` / ``#endif``): one function under two names."""
+        lines = self.lines
+        opened = next(
+            (at for at in range(row, min(row + 4, len(lines))) if lines[at].rstrip().endswith("{")),
+            None,
+        )
+        if opened is None or opened + 3 >= len(lines):
+            return []
+        if _ELSE.match(lines[opened + 1]) and _ENDIF.match(lines[opened + 3]):
+            return [lines[opened + 2]]
+        return []
 
     def _sort(self, defs: list[_Def]) -> None:
         defs.sort(key=lambda d: d.start)
@@ -423,6 +445,10 @@ class _Chunker:
 #: grammar makes them the container's own (Ruby).
 FIRST_MEMBER_COMMENT_LINES = 20
 #: A line that is a comment alone, in any of the grammars' languages.
+#: A C function's header on one line, opening its body: ``int main(int argc, char **argv) {``.
+_C_HEADER = re.compile(r"\s*(?:[A-Za-z_][\w:<>,]*[\s*&]+)+([A-Za-z_]\w*)\s*\([^;{}]*\)\s*\{\s*$")
+_ELSE = re.compile(r"\s*#\s*(?:else|elif)\b")
+_ENDIF = re.compile(r"\s*#\s*endif\b")
 _COMMENT_LINE = re.compile(r"\s*(?://|/\*|\*|#(?![!\[{]|if|else|elif|end|define|include)|--|;|%)")
 
 
