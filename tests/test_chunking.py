@@ -860,6 +860,41 @@ def test_a_function_header_written_per_configuration_defines_both_names(language
     assert spans == {("wmain", 3, 5), ("umain", 7, 13), ("main", 7, 13)}
 
 
+def test_the_tail_of_a_long_definition_does_not_name_the_next_one() -> None:
+    """A long function is cut in pieces; its last few lines are too small to stand
+    alone and join the next method. That chunk is the next method's, named and signed
+    for it (mini-redis' `Set::apply` was shown as `parse_frames`)."""
+    body = "".join(
+        f"        let x{n} = parse.next()?;\n" for n in range(config.CHUNK_MAX_LINES + 2)
+    )
+    text = (
+        "impl Set {\n"
+        "    pub fn parse_frames(parse: &mut Parse) -> Result<Set> {\n"
+        + body
+        + "        Ok(Set { x0 })\n"
+        "    }\n"
+        "\n"
+        "    pub async fn apply(self, db: &Db) -> Result<()> {\n"
+        "        db.set(self.key, self.value);\n"
+        "        Ok(())\n"
+        "    }\n"
+        "}\n"
+    )
+    chunks, _ = chunk_text("rust", text)
+    last = chunks[-1]
+    assert "pub async fn apply" in last.text and last.symbol == "apply"
+    assert last.signature.startswith("pub async fn apply")
+    assert "parse_frames" in last.symbols  # its tail is still found under its name
+
+
+def test_a_private_member_signs_its_chunk() -> None:
+    text = "class Ky {\n  #calculateDelay(count: number): number {\n    return count * 2;\n  }\n}\n"
+    _, definitions = chunk_text("typescript", text)
+    assert [d.signature for d in definitions if d.name == "#calculateDelay"] == [
+        "#calculateDelay(count: number): number {"
+    ]
+
+
 def test_c_conditionals_inside_a_statement_do_not_hide_the_function() -> None:
     """``#ifdef`` in the middle of an expression, a condition or a parameter list leaves
     the grammar without a function; the parser reads the first branch of such a group,

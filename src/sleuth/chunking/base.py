@@ -49,11 +49,19 @@ class Definition:
     local: bool = False
 
 
+_PRIVATE_MEMBER = re.compile(r"#[A-Za-z_$][\w$]*(?:<|\s*[(:=])")
+
+
 def signature_of(text: str, limit: int = 200) -> str:
-    """First meaningful line of a definition, trimmed: cheap and language-neutral."""
+    """First meaningful line of a definition, trimmed: cheap and language-neutral. A
+    line opening with ``#`` is a comment or an attribute, unless it names a private
+    member (JavaScript's ``#calculateDelay(..)``, ``#cache = ..``)."""
     for line in text.splitlines():
         stripped = line.strip()
-        if stripped and not stripped.startswith(("@", "#[", "//", "/*", "*", "#", "--")):
+        if stripped and (
+            _PRIVATE_MEMBER.match(stripped)
+            or not stripped.startswith(("@", "#[", "//", "/*", "*", "#", "--"))
+        ):
             return stripped[:limit]
     return text.strip().splitlines()[0][:limit] if text.strip() else ""
 

@@ -366,12 +366,20 @@ class _Chunker:
         out.append((start, end, kind, name, parent, names))
 
     def _merge(self, spans: list) -> list[Chunk]:
+        """Tiny neighbours join (see the rules below). Each merged entry is [start, end,
+        kind, name, parent, names, the line its name's definition starts on, whether
+        that piece is the tail of a definition cut in pieces]."""
         merged: list[list] = []
+        before = None
         for span in spans:
             start, end, kind, name, parent, names = span
+            # the last piece of a long definition cut in pieces: it names no merged chunk
+            # that a definition starts in (``parse_frames``' closing lines before ``apply``)
+            tail = bool(name) and before is not None and before[2:4] == (kind, name)
+            before = span
             if merged and self._heading(merged[-1], start, name):
                 # a section's heading comment (``## Validations``) titles what follows
-                merged[-1] = [merged[-1][0], end, kind, name, parent, list(names)]
+                merged[-1] = [merged[-1][0], end, kind, name, parent, list(names), start, tail]
                 continue
             if merged:
                 prev = merged[-1]
@@ -390,26 +398,16 @@ class _Chunker:
                     and end - prev[0] + 1 <= config.CHUNK_MAX_LINES
                 ):
                     prev[1] = end
-                    if not prev[3] and name:
-                        prev[2], prev[3] = kind, name
+                    if name and (not prev[3] or (prev[7] and not tail)):
+                        prev[2:5], prev[6:8] = [kind, name, parent], [start, tail]
                     prev[5] = prev[5] + [n for n in names if n not in prev[5]]
                     continue
-            merged.append([start, end, kind, name, parent, list(names)])
+            merged.append([start, end, kind, name, parent, list(names), start, tail])
         chunks = []
-        for start, end, kind, name, parent, names in merged:
+        for start, end, kind, name, parent, names, named_at, _ in merged:
             text = "\n".join(self.lines[start : end + 1])
-            chunks.append(
-                Chunk(
-                    start + 1,
-                    end + 1,
-                    kind,
-                    text,
-                    name,
-                    parent,
-                    signature_of(text) if name else "",
-                    names,
-                )
-            )
+            signature = signature_of("\n".join(self.lines[named_at : end + 1])) if name else ""
+            chunks.append(Chunk(start + 1, end + 1, kind, text, name, parent, signature, names))
         return chunks
 
     def _test_span(self, span: list | tuple) -> bool:
