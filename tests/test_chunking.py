@@ -1950,6 +1950,20 @@ def test_csharp_pointer_casts_do_not_hide_the_methods_after_them() -> None:
     assert "*(int*)(pDst + 0)" in chunks[0].text  # chunks keep the file's own text
 
 
+def test_a_csharp_file_scoped_namespace_names_no_chunk() -> None:
+    """`namespace Polly.CircuitBreaker;` is a statement about the whole file, as Java's
+    `package` is: a small file is one chunk named for its class, not the namespace."""
+    text = (
+        "using System;\n\nnamespace Polly.CircuitBreaker;\n\n"
+        "internal sealed class AdvancedCircuitBehavior : CircuitBehavior\n{\n"
+        "    public override void OnActionFailure(CircuitState state, out bool shouldBreak)\n"
+        "    {\n        shouldBreak = false;\n    }\n}\n"
+    )
+    chunks, definitions = chunk_text("csharp", text)
+    assert [c.symbol for c in chunks] == ["AdvancedCircuitBehavior"]
+    assert "Polly.CircuitBreaker" not in {d.name for d in definitions}
+
+
 def test_csharp_conditional_groups_inside_a_declaration_keep_its_name() -> None:
     """``#if`` between a signature and its ``=>`` body, or between a class's name and its
     base list: each branch alone is whole, both together are not. The first branch is

@@ -85,7 +85,6 @@ DEFINITIONS: dict[str, dict[str, str]] = {
         "method_declaration": "method",
         "constructor_declaration": "method",
         "namespace_declaration": "module",
-        "file_scoped_namespace_declaration": "module",
         "local_function_statement": "function",
         "property_declaration": "method",  # accessors: methods in all but syntax
         "indexer_declaration": "method",
