@@ -1,7 +1,8 @@
 """Questions on six trees outside the shared benchmark, as a check that ranking generalises.
 
-`probes/questions.json` holds 96 questions (words, architecture, identifiers) on six
-repositories at fixed commits (viper, black, pinia, jq, jsoup, sidekiq), each with the
+`probes/questions.json` holds 160 questions (words, architecture, identifiers) on ten
+repositories at fixed commits (viper, black, pinia, jq, jsoup, sidekiq, mini-redis, ky,
+Polly, Slim), each with the
 code that answers it as path and line range, decided by reading the code before any
 search. A result is right when its file is an answer's and its lines overlap it. The
 benchmark's scorer is not used: answers are not cut into its chunks.
