@@ -442,11 +442,11 @@ class _Chunker:
 #: Lines of comment above a container's first member that still open its chunk when the
 #: grammar makes them the container's own (Ruby).
 FIRST_MEMBER_COMMENT_LINES = 20
-#: A line that is a comment alone, in any of the grammars' languages.
 #: A C function's header on one line, opening its body: ``int main(int argc, char **argv) {``.
 _C_HEADER = re.compile(r"\s*(?:[A-Za-z_][\w:<>,]*[\s*&]+)+([A-Za-z_]\w*)\s*\([^;{}]*\)\s*\{\s*$")
 _ELSE = re.compile(r"\s*#\s*(?:else|elif)\b")
 _ENDIF = re.compile(r"\s*#\s*endif\b")
+#: A line that is a comment alone, in any of the grammars' languages.
 _COMMENT_LINE = re.compile(r"\s*(?://|/\*|\*|#(?![!\[{]|if|else|elif|end|define|include)|--|;|%)")
 
 
