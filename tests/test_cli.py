@@ -95,6 +95,20 @@ def test_status_counts_skipped_files_by_reason(sample_repo: Path) -> None:
     assert "secret 1" in human
 
 
+def test_index_and_status_count_the_same_files(sample_repo: Path) -> None:
+    """A file skipped on reading (NUL bytes in a .txt) is read by the run but is not in
+    the index: the run's summary counts what `status` counts, and says what it skipped."""
+    write_tree(sample_repo, {"notes.txt": b"a\x00b", ".env": "KEY=1\n"})
+    ran = run_cli("index", "--embed", "none", str(sample_repo))
+    assert ran.returncode == 0, ran.stderr
+    status = json.loads(run_cli("status", "--json", str(sample_repo)).stdout)
+    assert f"{status['files']} files indexed" in ran.stdout
+    assert "binary 1" in ran.stdout and "secret 1" in ran.stdout
+    report = json.loads(run_cli("index", "--json", "--embed", "none", str(sample_repo)).stdout)
+    assert report["files_indexed"] == status["files"]
+    assert report["skipped_in_index"] == status["skipped"]
+
+
 # "\udcff\udcfe": the bytes ff fe, not UTF-8, as Python receives them from a shell
 @pytest.mark.parametrize("query", ["", "   ", "!!!", "\udcff\udcfeoption", "x" * 8001])
 def test_bad_queries_fail_with_one_line(sample_repo: Path, query: str) -> None:

@@ -78,6 +78,10 @@ class IndexReport:
     static: bool = False
     background: bool = False
     notices: list[str] = field(default_factory=list)
+    #: After the run: files in the index, and files skipped by reason (found by the walk
+    #: or on reading: what `sleuth status` shows).
+    files_indexed: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
 
 
 def _callable_only(name: str, meta: MetaStore) -> bool:
@@ -315,6 +319,8 @@ class Index:
                 meta.set("chunker_version", config.CHUNKER_VERSION)
                 self._rechunk = False
             report = IndexReport(update, notices=list(self.notices))
+            report.files_indexed = meta.indexed_file_count()
+            report.skipped = meta.skip_counts()
             self._publish(meta, update, full, report, embed, progress)
         return self._after_update(report, meta, embed, progress)
 

@@ -117,6 +117,8 @@ def index_command(
     summary = {
         "root": str(index.root),
         "files": u.scanned,
+        "files_indexed": report.files_indexed,
+        "skipped_in_index": report.skipped,
         "changed": u.changed,
         "unchanged": u.unchanged,
         "removed": u.removed,
@@ -134,13 +136,18 @@ def index_command(
         return
     for notice in report.notices:
         err.print(f"[yellow]note:[/] {notice}")
+    # (the count `sleuth status` shows: files read but skipped, binary ones, are not in it)
+    indexed = f"{report.files_indexed} files indexed"
     if u.changed == 0 and u.removed == 0:
-        out.print(f"{u.scanned} files, nothing changed since the last run.")
+        out.print(f"{indexed}, nothing changed since the last run.")
     else:
         out.print(
-            f"{u.scanned} files: {u.changed} new or changed, {u.removed} removed, "
-            f"{u.chunks_written} chunks written."
+            f"{indexed}; this run read {u.changed} new or changed, removed {u.removed}, "
+            f"wrote {u.chunks_written} chunks."
         )
+    if report.skipped:
+        reasons = ", ".join(f"{reason} {n}" for reason, n in sorted(report.skipped.items()))
+        out.print(f"skipped: {reasons}.")
     if report.static_embedded:
         out.print(f"static tier: {report.static_embedded} chunks given vectors.")
     if report.embedded:

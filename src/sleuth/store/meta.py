@@ -539,6 +539,10 @@ class MetaStore:
     def chunk_count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
 
+    def indexed_file_count(self) -> int:
+        """Files in the index (read and chunked; not those skipped on reading)."""
+        return self.db.execute("SELECT COUNT(*) FROM files WHERE skip_reason IS NULL").fetchone()[0]
+
     def skip_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}
         for reason, n in self.db.execute(
