@@ -1964,6 +1964,20 @@ def test_a_csharp_file_scoped_namespace_names_no_chunk() -> None:
     assert "Polly.CircuitBreaker" not in {d.name for d in definitions}
 
 
+def test_a_csharp_pragma_keeps_a_doc_comment_with_its_type() -> None:
+    """Polly puts `#pragma warning disable` between a class's doc comment and the class:
+    the comment stays the class's, not a nameless block of its own."""
+    text = (
+        "namespace Polly;\n\n/// <summary>\n/// A builder of pipelines.\n/// </summary>\n"
+        "#pragma warning disable S1694 // an abstract class\n"
+        "public abstract class ResiliencePipelineBuilderBase\n"
+        "#pragma warning restore S1694\n{\n    public string Name { get; set; }\n}\n"
+    )
+    chunks, _ = chunk_text("csharp", text)
+    holding = [c for c in chunks if "A builder of pipelines" in c.text]
+    assert [c.symbol for c in holding] == ["ResiliencePipelineBuilderBase"]
+
+
 def test_csharp_conditional_groups_inside_a_declaration_keep_its_name() -> None:
     """``#if`` between a signature and its ``=>`` body, or between a class's name and its
     base list: each branch alone is whole, both together are not. The first branch is

@@ -527,9 +527,10 @@ def haskell_names(signature: tree_sitter.Node, definition: tree_sitter.Node) -> 
 def leads(sibling: tree_sitter.Node) -> bool:
     """Whether a node just above a definition belongs to it: comments (Haskell's
     ``haddock``), Rust attributes (``#[derive(..)]``, ``#[test]``), Elixir attributes
-    (``@doc``, ``@spec``, ``@impl``; not ``@moduledoc``, which is about the module)."""
+    (``@doc``, ``@spec``, ``@impl``; not ``@moduledoc``, which is about the module), and
+    C#'s ``#pragma warning disable`` between a doc comment and its type."""
     kind = sibling.type
-    if "comment" in kind or kind in ("haddock", "attribute_item"):
+    if "comment" in kind or kind in ("haddock", "attribute_item", "preproc_pragma"):
         return True
     if kind == "unary_operator":
         text = node_text(sibling)
