@@ -78,8 +78,8 @@ class IndexReport:
     static: bool = False
     background: bool = False
     notices: list[str] = field(default_factory=list)
-    #: After the run: files in the index, and files skipped by reason (found by the walk
-    #: or on reading: what `sleuth status` shows).
+    #: After a whole run (``index``; a watcher's ``update_paths`` leaves them empty):
+    #: files in the index, and files skipped by reason, walk or read, as `status` shows.
     files_indexed: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
 

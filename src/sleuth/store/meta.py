@@ -6,10 +6,10 @@ import re
 import sqlite3
 import sys
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -25,6 +25,8 @@ from ..tokens import (
 
 if TYPE_CHECKING:
     from ..prepare import ChunkValues, DefinitionValues
+
+T = TypeVar("T")
 
 #: The chunk ``c`` holding the first line of the definition ``d``.
 _CHUNK_OF_DEFINITION = (
@@ -160,15 +162,25 @@ class MetaStore:
         #: Ranking rows by chunk id, kept between searches: a chunk id is never reused and
         #: its row never changes (an edited file gets new chunks), so no entry goes stale.
         self._rows: dict[int, ChunkRow] = {}
-        #: (lexical commit mark, sorted ids of the chunks at that mark).
-        self._live: tuple[str, np.ndarray] | None = None
+        #: What every search reads, by name: (lexical commit mark, value at that mark).
+        self._per_commit: dict[str, tuple[str, object]] = {}
         #: (lexical commit mark, sorted term lists by path at that mark).
         self._terms: tuple[str, dict[str, list[str]]] = ("", {})
-        #: (lexical commit mark, paths of the files a tool wrote at that mark).
-        self._generated: tuple[str, frozenset[str]] | None = None
 
     def close(self) -> None:
         self.db.close()
+
+    def _commit_mark(self) -> str:
+        """The lexical commit this connection's snapshot is at: what the caches key on."""
+        return self.get("lexical_commit", "0") or "0"
+
+    def _once_per_commit(self, name: str, compute: Callable[[], T]) -> T:
+        """``compute()``, kept until the next commit: read once, not on every search."""
+        mark = self._commit_mark()
+        held = self._per_commit.get(name)
+        if held is None or held[0] != mark:
+            held = self._per_commit[name] = (mark, compute())
+        return held[1]  # type: ignore[return-value]
 
     # -- state --------------------------------------------------------------------------
     def get(self, key: str, default: str | None = None) -> str | None:
@@ -281,14 +293,11 @@ class MetaStore:
     def generated_paths(self) -> frozenset[str]:
         """The paths of the files a tool wrote (a handful per tree, if any), kept in
         memory until the next commit: every search reads them."""
+        query = "SELECT f.path FROM generated_files g JOIN files f ON f.id=g.file_id"
         with self.lock:
-            mark = self.get("lexical_commit", "0") or "0"
-            if self._generated is None or self._generated[0] != mark:
-                found = self.db.execute(
-                    "SELECT f.path FROM generated_files g JOIN files f ON f.id=g.file_id"
-                ).fetchall()
-                self._generated = (mark, frozenset(path for (path,) in found))
-            return self._generated[1]
+            return self._once_per_commit(
+                "generated", lambda: frozenset(path for (path,) in self.db.execute(query))
+            )
 
     def replace_skipped(self, skipped: Iterable[tuple[str, str]]) -> None:
         self.db.execute("DELETE FROM skipped")
@@ -422,19 +431,19 @@ class MetaStore:
 
     def live_chunk_ids(self) -> np.ndarray:
         """Sorted ids of the chunks in the current snapshot (read once per commit)."""
-        mark = self.get("lexical_commit", "0") or "0"
-        if self._live is None or self._live[0] != mark:
-            ids = np.array([r[0] for r in self.db.execute("SELECT id FROM chunks")], np.int64)
-            ids.sort()
-            self._live = (mark, ids)
-        return self._live[1]
+        return self._once_per_commit("live", self._sorted_chunk_ids)
+
+    def _sorted_chunk_ids(self) -> np.ndarray:
+        ids = np.array([r[0] for r in self.db.execute("SELECT id FROM chunks")], np.int64)
+        ids.sort()
+        return ids
 
     def file_terms(self, paths: Iterable[str]) -> dict[str, list[str]]:
         """Sorted distinct terms of each file (``PreparedFile.terms``), kept in memory
         until the next commit. A file indexed before the table existed has no row: its
         terms are read from its chunks instead."""
         paths = list(paths)  # read twice below: a generator would be empty the second time
-        mark = self.get("lexical_commit", "0") or "0"
+        mark = self._commit_mark()
         if self._terms[0] != mark or len(self._terms[1]) > TERMS_CACHE_SIZE:
             self._terms = (mark, {})
         cache = self._terms[1]
@@ -529,8 +538,8 @@ class MetaStore:
     def counts(self) -> dict[str, int]:
         one = self.db.execute
         return {
-            "files": one("SELECT COUNT(*) FROM files WHERE skip_reason IS NULL").fetchone()[0],
-            "chunks": one("SELECT COUNT(*) FROM chunks").fetchone()[0],
+            "files": self.indexed_file_count(),
+            "chunks": self.chunk_count(),
             "definitions": one("SELECT COUNT(*) FROM definitions").fetchone()[0],
             "embedded_chunks": self.embedded_count("deep"),
             "static_chunks": self.embedded_count("static"),
