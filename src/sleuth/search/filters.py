@@ -53,22 +53,13 @@ def definition_category(row: DefinitionRow) -> str:
     return _category(row.path, row.language or "", row.kind, row.parent, row.name, "")
 
 
-#: Languages whose source files hold tests of their own (``_inline_test``).
-_INLINE_TEST_LANGUAGES = frozenset({"rust", "haskell"})
-
-
 def _category(path: str, language: str, kind: str, parent: str, symbol: str, text: str) -> str:
     category = category_of(path, language)
-    if (
-        category == "code"
-        and (kind == "test" or language in _INLINE_TEST_LANGUAGES)
-        and _inline_test(language, kind, parent, symbol, text)
-    ):
+    if category == "code" and _inline_test(language, kind, parent, symbol, text):
         return "tests"
     return category
 
 
-@lru_cache(maxsize=65_536)
 def _inline_test(language: str, kind: str, parent: str, symbol: str, text: str) -> bool:
     """Whether a chunk of a source file is test code: the path does not say so when the
     tests live beside the code they test (Rust's ``#[test]`` functions and ``mod tests``,
@@ -76,14 +67,20 @@ def _inline_test(language: str, kind: str, parent: str, symbol: str, text: str) 
     if kind == "test":  # Zig's test blocks are chunks of their own kind
         return True
     if language == "rust":
-        if parent.split("::")[0] in TEST_MODULES or parent.rsplit("::", 1)[-1] in TEST_MODULES:
-            return True
-        if kind == "module" and symbol in TEST_MODULES:
-            return True
-        return kind == "function" and rust_test_function(text)
+        return _rust_inline_test(kind, parent, symbol, text)
     if language == "haskell":
         return quickcheck(symbol)
     return False
+
+
+@lru_cache(maxsize=65_536)
+def _rust_inline_test(kind: str, parent: str, symbol: str, text: str) -> bool:
+    """Rust's part of ``_inline_test``, cached: it reads the function's text."""
+    if parent.split("::")[0] in TEST_MODULES or parent.rsplit("::", 1)[-1] in TEST_MODULES:
+        return True
+    if kind == "module" and symbol in TEST_MODULES:
+        return True
+    return kind == "function" and rust_test_function(text)
 
 
 #: Wildcards (``*``, ``?``) a path glob may hold: a glob costs time in proportion to

@@ -247,9 +247,7 @@ ALIGN_MIN_PROSE = 3
 
 def _prose_rows(rows: dict[int, ChunkRow]) -> frozenset[int]:
     """The candidates that are prose (``_align_prose``)."""
-    return frozenset(
-        key for key, row in rows.items() if row.language in DOC_LANGUAGES and _is_prose(row)
-    )
+    return frozenset(key for key, row in rows.items() if _is_prose(row))
 
 
 def _align_prose(cosines: dict[int, float], prose_rows: frozenset[int]) -> dict[int, float]:
