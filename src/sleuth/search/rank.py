@@ -804,16 +804,12 @@ def _span_paths(names: set[str], definitions: dict) -> frozenset[str]:
     return frozenset(span.path for name in names for span in definitions.get(name, ()))
 
 
-def _defines(
-    row: ChunkRow, names: set[str], definitions: dict, span_paths: frozenset[str] | None = None
-) -> int:
+def _defines(row: ChunkRow, names: set[str], definitions: dict, span_paths: frozenset[str]) -> int:
     """Whether the chunk defines a name the query asks for: 0, ``_NAMED_FOR`` or
     ``_HOLDS_START``. An ``impl`` block (Rust's ``impl Router``, Haskell's ``instance``,
     Elixir's ``defimpl``) is named for its type but does not define it: only the methods
-    inside it count. ``span_paths``: ``_span_paths``, when the caller has it."""
-    if (span_paths is None or row.path in span_paths) and any(
-        True for _ in _starting_in(row, names, definitions)
-    ):
+    inside it count. ``span_paths``: ``_span_paths`` of the query's definitions."""
+    if row.path in span_paths and any(True for _ in _starting_in(row, names, definitions)):
         return _HOLDS_START
     symbol = bare_name(row.symbol.lower())
     # qualified definitions answer for their last part: defmodule Phoenix.Router, Router
