@@ -4,11 +4,23 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from sleuth.benchmark import export_root
+
+
+def first_overlap(results: list, spans: Iterable[Sequence]) -> int | None:
+    """The place (1-based) of the first result whose file is a span's and whose lines
+    overlap it, or None; ``spans`` are (path, first line, last line)."""
+    spans = list(spans)
+    for place, result in enumerate(results, 1):
+        for path, start, end in spans:
+            if result.path == path and result.start_line <= end and result.end_line >= start:
+                return place
+    return None
 
 
 def set_knobs(assignments: list[str]) -> None:

@@ -23,7 +23,7 @@ import statistics
 import subprocess
 from pathlib import Path
 
-from common import set_knobs
+from common import first_overlap, set_knobs
 
 from sleuth import Index
 
@@ -50,15 +50,6 @@ def export(tree: dict, cache: Path, mirrors: Path) -> Path | None:
     )
     subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
     return root
-
-
-def rank_of(results: list, answers: list[list]) -> int | None:
-    """The place of the first result that overlaps an answer (1-based), or None."""
-    for place, result in enumerate(results, 1):
-        for path, start, end in answers:
-            if result.path == path and result.start_line <= end and result.end_line >= start:
-                return place
-    return None
 
 
 def summary(label: str, places: list[int | None]) -> str:
@@ -93,7 +84,7 @@ def main() -> None:
             index.index(embed="deep")
         places = []
         for qid, kind, question, answers in tree["questions"]:
-            place = rank_of(index.search(question, k=10, mode=args.mode).results, answers)
+            place = first_overlap(index.search(question, k=10, mode=args.mode).results, answers)
             places.append(place)
             by_kind.setdefault(kind, []).append(place)
             if args.verbose:

@@ -27,7 +27,7 @@ import sqlite3
 from collections import defaultdict
 from pathlib import Path
 
-from common import emit, indexed_trees
+from common import emit, first_overlap, indexed_trees
 
 from sleuth import Index
 from sleuth.search import rank
@@ -63,15 +63,6 @@ def sample_names(root: Path, per_index: int, seed: int) -> dict[str, set[tuple[s
     return {name: holders[name] for name in names[:per_index]}
 
 
-def first_holding(results: list, spans: set[tuple[str, int, int]]) -> int | None:
-    """The rank (1-based) of the first result overlapping a chunk that holds the name."""
-    for place, result in enumerate(results, 1):
-        for path, start, end in spans:
-            if result.path == path and result.start_line <= end and result.end_line >= start:
-                return place
-    return None
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", type=Path, help="folders holding indexed trees")
@@ -98,7 +89,7 @@ def main() -> None:
                     results = index.search(name, k=10, mode=args.mode).results
                 finally:
                     rank.SIGNALS["undefined_name_first"] = shipped
-                place = first_holding(results, spans)
+                place = first_overlap(results, spans)
                 tree[variant]["first"] += place == 1
                 tree[variant]["mrr"] += 1.0 / place if place else 0.0
         index.close()
