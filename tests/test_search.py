@@ -771,6 +771,67 @@ def test_a_later_piece_of_a_definition_trades_places_with_its_first() -> None:
         rank.SIGNALS["lead_with_heads"] = True
 
 
+def _upload_queue() -> str:
+    """A Java class whose header (doc comment, fields) matches a question about retries
+    best, and whose `drain` method does the retrying."""
+    filler = "".join(f"        int step{i} = {i} * failed.size();\n" for i in range(12))
+    counted = [
+        f"    public int {name}() {{\n{filler}        return failed.size();\n    }}\n"
+        for name in ("size", "isEmpty", "clear", "peek")
+    ]
+    drain = (
+        "    public void drain(Sender sender) throws InterruptedException {\n"
+        "        // a failed upload is retried after a longer wait each time\n"
+        "        while (!failed.isEmpty()) {\n"
+        "            Upload next = failed.poll();\n"
+        "            if (next.attempts() >= maxAttempts) {\n"
+        "                continue;\n"
+        "            }\n"
+        "            Thread.sleep(backoffMillis * next.attempts());\n"
+        "            if (!sender.send(next)) {\n"
+        "                failed.add(next.again());\n"
+        "            }\n"
+        "        }\n"
+        "    }\n"
+    )
+    return (
+        "package uploads;\n\nimport java.util.ArrayDeque;\nimport java.util.Deque;\n\n"
+        "/**\n * Holds failed uploads until they are retried.\n */\n"
+        "public class UploadQueue {\n"
+        "    private final Deque<Upload> failed = new ArrayDeque<>();\n"
+        "    private final int maxAttempts;\n    private final long backoffMillis;\n\n"
+        + "\n".join(counted[:2])
+        + "\n"
+        + drain
+        + "\n"
+        + "\n".join(counted[2:])
+        + "}\n"
+    )
+
+
+def test_a_question_in_words_is_answered_by_the_method_before_its_class_header(
+    tmp_path: Path,
+) -> None:
+    """The class header matches the words best, the method that retries nearly as well:
+    the method comes first, the header after it with the method's score (the file keeps
+    its scores; rank.SIGNALS["lead_with_code"]). A name asked for keeps its type first."""
+    root = write_tree(tmp_path, {"src/UploadQueue.java": _upload_queue()})
+    index = Index(root)
+    index.index(embed="none")
+    question = "how are failed uploads retried"
+    results = index.search(question, mode="lexical").results
+    assert (results[0].symbol, results[0].kind) == ("drain", "method")
+    assert results[1].symbol == "UploadQueue"
+    assert index.search("UploadQueue", mode="lexical").results[0].symbol == "UploadQueue"
+    rank.SIGNALS["lead_with_code"] = 0
+    try:
+        before = index.search(question, mode="lexical").results
+    finally:
+        rank.SIGNALS["lead_with_code"] = 0.5
+    assert (before[0].symbol, before[1].symbol) == ("UploadQueue", "drain")
+    assert before[0].score == results[0].score  # the same scores, traded
+
+
 def test_a_long_function_named_with_its_owner_answers_with_its_first_piece(
     tmp_path: Path,
 ) -> None:

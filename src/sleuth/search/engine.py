@@ -31,6 +31,7 @@ from .rank import (
     field_boosts,
     further_hits,
     fuse,
+    lead_with_code,
     lead_with_heads,
     merge_and_cut,
     named_line_in,
@@ -189,6 +190,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     apply_coverage(plan, scored, meta.file_terms)
     apply_verbatim(plan, scored, meta.chunks_holding)
     lead_with_heads(scored)
+    lead_with_code(plan, scored)
     first = _use_first(plan, holders) or ((lambda item: item.row.id in whole) if whole else None)
     kept = merge_and_cut(scored, k, evidence=not plan.uses_of, first=first)
     if first is not None:

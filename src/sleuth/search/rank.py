@@ -174,6 +174,11 @@ SIGNALS: dict[str, bool | float | str] = {
     # short chunks named with one of them (`set_error`, `sort_cmp`) outranked the code
     # that does it. 0: the same boost for every query.
     "words_symbol_boost": 1.5,
+    # A question in words whose best chunk in a file is a type's header (its declaration
+    # and fields, a name nothing asked for): when a function or method of the file scores
+    # at least this share of it, the two trade scores (the file keeps its scores). The
+    # header says what a thing is; the function, what it does. 0: off.
+    "lead_with_code": 0.5,
 }
 
 
@@ -835,6 +840,33 @@ def lead_with_heads(scored: list[Scored]) -> None:
         if heads:
             head = max(heads, key=lambda item: item.score)
             head.score, best.score = best.score, head.score
+
+
+def lead_with_code(plan: QueryPlan, scored: list[Scored]) -> None:
+    """For a question in words, a file's best function or method stands before the type
+    header that scores best in the file when it comes close (``SIGNALS["lead_with_code"]``):
+    a question asks how something is done, and a class's first lines only name it."""
+    share = float(SIGNALS["lead_with_code"])
+    if not share or plan.kind == "identifier":
+        return
+    best: dict[str, Scored] = {}
+    best_code: dict[str, Scored] = {}
+    for item in scored:
+        path = item.row.path
+        _keep_best(best, path, item)
+        if item.row.kind in _CALLABLE_KINDS:
+            _keep_best(best_code, path, item)
+    for path, head in best.items():
+        code = best_code.get(path)
+        if code is None or head.row.kind not in TYPE_KINDS or head.defines:
+            continue
+        if code.score >= share * head.score:
+            head.score, code.score = code.score, head.score
+
+
+def _keep_best(best: dict[str, Scored], path: str, item: Scored) -> None:
+    if path not in best or item.score > best[path].score:
+        best[path] = item
 
 
 def diversify(scored: list[Scored], evidence: bool = True) -> None:
