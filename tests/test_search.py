@@ -809,6 +809,33 @@ def _upload_queue() -> str:
     )
 
 
+def test_examples_snippets_and_demos_come_after_the_code_they_show(tmp_path: Path) -> None:
+    """Folders of examples, samples, snippets and demos, in any case (C#'s `Samples/`,
+    `Snippets/Docs/`), hold code that shows the code: it comes second even when it says
+    the words more often (PRIORS["auxiliary"])."""
+    code = (
+        "def retry_failed_uploads(queue, send):\n"
+        "    for upload in queue.failed():\n"
+        "        if not send(upload):\n"
+        "            queue.requeue(upload)\n"
+    )
+    shown = "# how to retry failed uploads\n" + code
+    folders = ["Examples", "samples", "src/Snippets/Docs", "demos"]
+    files = {f"{folder}/uploads.py": shown for folder in folders}
+    root = write_tree(tmp_path, {"lib/uploads.py": code, **files})
+    index = Index(root)
+    index.index(embed="none")
+    results = index.search("retry failed uploads", mode="lexical").results
+    assert results[0].path == "lib/uploads.py"
+    assert {r.path for r in results[1:]} == set(files)
+    rank.PRIORS["auxiliary"] = 1.0
+    try:
+        before = index.search("retry failed uploads", mode="lexical").results
+    finally:
+        rank.PRIORS["auxiliary"] = 0.85
+    assert before[0].path != "lib/uploads.py"
+
+
 def test_a_question_in_words_is_answered_by_the_method_before_its_class_header(
     tmp_path: Path,
 ) -> None:

@@ -29,7 +29,9 @@ _GENERATED_PATH = re.compile(
     r"(^|/)(generated|gen|autogen|__generated__|migrations)/"
     r"|\.generated\.|_generated\.|\.d\.[cm]?ts$"
 )
-_AUXILIARY_PATH = re.compile(r"(^|/)(examples?|samples?|benchmarks?|bench|demo|docs?)/")
+_AUXILIARY_PATH = re.compile(
+    r"(^|/)(examples?|samples?|snippets?|benchmarks?|bench|demos?|docs?)/", re.I
+)
 #: Release notes: a changelog file (CHANGELOG.md, CHANGES.rst, HISTORY, NEWS) or a folder
 #: of them (changelog.d/, docs/changelog/, release-notes/).
 _RELEASE_NOTES_FILE = re.compile(
