@@ -81,7 +81,8 @@ def main() -> None:
         index = Index(root)
         if not index.exists():
             print(f"{tree['name']}: indexing (both tiers) ...", flush=True)
-            index.index(embed="deep")
+        # brought up to date (a new chunker version re-chunks and embeds what changed)
+        index.index(embed="deep")
         places = []
         for qid, kind, question, answers in tree["questions"]:
             place = first_overlap(index.search(question, k=10, mode=args.mode).results, answers)

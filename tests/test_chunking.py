@@ -1964,6 +1964,40 @@ def test_a_csharp_file_scoped_namespace_names_no_chunk() -> None:
     assert "Polly.CircuitBreaker" not in {d.name for d in definitions}
 
 
+def test_a_namespace_around_one_type_is_named_for_the_type() -> None:
+    """A block namespace (C#, C++) or a Ruby module that holds one type: the chunk of the
+    whole is named for the type, under the namespace as parent, and signed with the
+    type's line. A namespace of two types keeps its own name."""
+    csharp = (
+        "using System;\n\nnamespace Newtonsoft.Json.Linq\n{\n"
+        "    /// <summary>Settings used when cloning JSON.</summary>\n"
+        "    public class JsonCloneSettings\n    {\n"
+        "        public JsonCloneSettings()\n        {\n            CopyAnnotations = true;\n"
+        "        }\n\n        public bool CopyAnnotations { get; set; }\n    }\n}\n"
+    )
+    chunks, _ = chunk_text("csharp", csharp)
+    whole = chunks[-1]
+    assert (whole.kind, whole.symbol, whole.parent) == (
+        "class",
+        "JsonCloneSettings",
+        "Newtonsoft.Json.Linq",
+    )
+    assert whole.signature == "public class JsonCloneSettings"
+    assert whole.start_line == 3  # the namespace's lines are the chunk's
+    ruby = (
+        "module Rails\n  module Generators\n    class GeneratorGenerator < NamedBase\n"
+        "      def create_generator_files\n        directory '.', generator_dir\n"
+        "      end\n    end\n  end\nend\n"
+    )
+    chunks, _ = chunk_text("ruby", ruby)
+    assert [(c.kind, c.symbol, c.parent) for c in chunks] == [
+        ("class", "GeneratorGenerator", "Generators")
+    ]
+    two = csharp.replace("    }\n}\n", "    }\n\n    public class Other\n    {\n    }\n}\n")
+    chunks, _ = chunk_text("csharp", two)
+    assert chunks[-1].symbol == "Newtonsoft.Json.Linq"
+
+
 def test_a_csharp_pragma_keeps_a_doc_comment_with_its_type() -> None:
     """Polly puts `#pragma warning disable` between a class's doc comment and the class:
     the comment stays the class's, not a nameless block of its own."""

@@ -337,6 +337,14 @@ class _Chunker:
     def _emit_def(self, d: _Def, parent: str, out: list) -> None:
         parent = d.owner or parent
         if d.end - d.start + 1 <= config.CHUNK_MAX_LINES:
+            wrapped = _wrapped_type(d)
+            if wrapped is not None:
+                # a namespace around one type (C#'s `namespace X { class Y { .. } }`,
+                # Ruby's `module Sidekiq; class Manager`) is that type's chunk
+                inner, space = wrapped
+                names = symbol_names(inner.kind, inner.name)
+                out.append((d.start, d.end, inner.kind, inner.name, space, names, inner.start))
+                return
             out.append((d.start, d.end, d.kind, d.name, parent, symbol_names(d.kind, d.name)))
         elif d.children:
             self._emit_region(d.start, d.end, d.children, d.kind, d.name, parent, out)
@@ -372,7 +380,8 @@ class _Chunker:
         merged: list[list] = []
         before = None
         for span in spans:
-            start, end, kind, name, parent, names = span
+            start, end, kind, name, parent, names = span[:6]
+            named_at = span[6] if len(span) > 6 else start  # the line of the name's definition
             # the last piece of a long definition cut in pieces: it names no merged chunk
             # that a definition starts in (``parse_frames``' closing lines before ``apply``)
             tail = bool(name) and before is not None and before[2:4] == (kind, name)
@@ -402,7 +411,7 @@ class _Chunker:
                         prev[2:5], prev[6:8] = [kind, name, parent], [start, tail]
                     prev[5] = prev[5] + [n for n in names if n not in prev[5]]
                     continue
-            merged.append([start, end, kind, name, parent, list(names), start, tail])
+            merged.append([start, end, kind, name, parent, list(names), named_at, tail])
         chunks = []
         for start, end, kind, name, parent, names, named_at, _ in merged:
             text = "\n".join(self.lines[start : end + 1])
@@ -451,6 +460,20 @@ _COMMENT_LINE = re.compile(r"\s*(?://|/\*|\*|#(?![!\[{]|if|else|elif|end|define|
 
 
 _FUNCTION_KINDS = frozenset({"function", "method", "macro", "test"})
+
+
+def _wrapped_type(container: _Def) -> tuple[_Def, str] | None:
+    """The one type a namespace holds, with the namespace's name (the innermost of
+    nested ones): the chunk of both is named for the type, as a reader would name it.
+    None when the namespace holds other definitions, or the type is a small part of it."""
+    space = container
+    while space.kind == "module" and len(space.children) == 1:
+        inner = space.children[0]
+        if inner.kind in CLASS_KINDS:
+            covers = inner.end - inner.start + 1 >= 0.5 * (container.end - container.start + 1)
+            return (inner, space.name) if covers else None
+        space = inner
+    return None
 
 
 def _take_inner(
