@@ -851,24 +851,30 @@ def lead_with_code(plan: QueryPlan, scored: list[Scored]) -> None:
     share = float(SIGNALS["lead_with_code"])
     if not share or plan.kind == "identifier":
         return
+    heads = {
+        path: head
+        for path, head in _best_by_file(scored).items()
+        if head.row.kind in TYPE_KINDS and not head.defines
+    }
+    if not heads:
+        return
+    code = _best_by_file(
+        [s for s in scored if s.row.kind in _CALLABLE_KINDS and s.row.path in heads]
+    )
+    for path, method in code.items():
+        head = heads[path]
+        if method.score >= share * head.score:
+            head.score, method.score = method.score, head.score
+
+
+def _best_by_file(scored: list[Scored]) -> dict[str, Scored]:
     best: dict[str, Scored] = {}
-    best_code: dict[str, Scored] = {}
     for item in scored:
         path = item.row.path
-        _keep_best(best, path, item)
-        if item.row.kind in _CALLABLE_KINDS:
-            _keep_best(best_code, path, item)
-    for path, head in best.items():
-        code = best_code.get(path)
-        if code is None or head.row.kind not in TYPE_KINDS or head.defines:
-            continue
-        if code.score >= share * head.score:
-            head.score, code.score = code.score, head.score
-
-
-def _keep_best(best: dict[str, Scored], path: str, item: Scored) -> None:
-    if path not in best or item.score > best[path].score:
-        best[path] = item
+        held = best.get(path)
+        if held is None or item.score > held.score:
+            best[path] = item
+    return best
 
 
 def diversify(scored: list[Scored], evidence: bool = True) -> None:
