@@ -859,6 +859,39 @@ def test_a_question_in_words_is_answered_by_the_method_before_its_class_header(
     assert before[0].score == results[0].score  # the same scores, traded
 
 
+def test_a_question_in_words_is_answered_by_the_longer_of_two_close_chunks_of_a_file(
+    tmp_path: Path,
+) -> None:
+    """A 3-line constant getter and the 13-line function that retries both say the words;
+    BM25 prefers the short one. For a question in words the file's scores go to its
+    chunks in order of score x lines^0.2: the function comes first with the file's best
+    score, and the scores are the same two (rank.SIGNALS["longer_first"]). A name asked
+    for is left alone."""
+    body = "".join(f"        attempt_{i} = queue.attempts(upload) + {i}\n" for i in range(8))
+    text = (
+        'def retry_delay():\n    """Seconds before a failed upload is retried."""\n'
+        "    return 5\n\n\n"
+        "def resend_failed(queue, send):\n"
+        '    """Each failed upload is sent again until it is retried too often."""\n'
+        "    for upload in queue.failed():\n"
+        + body
+        + "        if not send(upload):\n            queue.requeue(upload)\n"
+    )
+    index = Index(write_tree(tmp_path, {"uploads.py": text}))
+    index.index(embed="none")
+    question = "how is a failed upload retried"
+    results = index.search(question, mode="lexical").results
+    assert [r.symbol for r in results] == ["resend_failed", "retry_delay"]
+    assert index.search("retry_delay", mode="lexical").results[0].symbol == "retry_delay"
+    rank.SIGNALS["longer_first"] = 0
+    try:
+        before = index.search(question, mode="lexical").results
+    finally:
+        rank.SIGNALS["longer_first"] = 0.2
+    assert [r.symbol for r in before] == ["retry_delay", "resend_failed"]
+    assert [r.score for r in before] == [r.score for r in results]
+
+
 def test_a_long_function_named_with_its_owner_answers_with_its_first_piece(
     tmp_path: Path,
 ) -> None:

@@ -33,6 +33,7 @@ from .rank import (
     fuse,
     lead_with_code,
     lead_with_heads,
+    longer_first,
     merge_and_cut,
     named_line_in,
 )
@@ -189,6 +190,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
     apply_priors(plan, scored, definitions, meta.generated_paths())
     apply_coverage(plan, scored, meta.file_terms)
     apply_verbatim(plan, scored, meta.chunks_holding)
+    longer_first(plan, scored)
     lead_with_heads(scored)
     lead_with_code(plan, scored)
     first = _use_first(plan, holders) or ((lambda item: item.row.id in whole) if whole else None)
