@@ -809,7 +809,9 @@ def _upload_queue() -> str:
     )
 
 
-def test_examples_snippets_and_demos_come_after_the_code_they_show(tmp_path: Path) -> None:
+def test_examples_snippets_and_demos_come_after_the_code_they_show(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Folders of examples, samples, snippets and demos, in any case (C#'s `Samples/`,
     `Snippets/Docs/`), hold code that shows the code: it comes second even when it says
     the words more often (PRIORS["auxiliary"])."""
@@ -828,16 +830,13 @@ def test_examples_snippets_and_demos_come_after_the_code_they_show(tmp_path: Pat
     results = index.search("retry failed uploads", mode="lexical").results
     assert results[0].path == "lib/uploads.py"
     assert {r.path for r in results[1:]} == set(files)
-    rank.PRIORS["auxiliary"] = 1.0
-    try:
-        before = index.search("retry failed uploads", mode="lexical").results
-    finally:
-        rank.PRIORS["auxiliary"] = 0.85
+    monkeypatch.setitem(rank.PRIORS, "auxiliary", 1.0)
+    before = index.search("retry failed uploads", mode="lexical").results
     assert before[0].path != "lib/uploads.py"
 
 
 def test_a_question_in_words_is_answered_by_the_method_before_its_class_header(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The class header matches the words best, the method that retries nearly as well:
     the method comes first, the header after it with the method's score (the file keeps
@@ -850,17 +849,14 @@ def test_a_question_in_words_is_answered_by_the_method_before_its_class_header(
     assert (results[0].symbol, results[0].kind) == ("drain", "method")
     assert results[1].symbol == "UploadQueue"
     assert index.search("UploadQueue", mode="lexical").results[0].symbol == "UploadQueue"
-    rank.SIGNALS["lead_with_code"] = 0
-    try:
-        before = index.search(question, mode="lexical").results
-    finally:
-        rank.SIGNALS["lead_with_code"] = 0.5
+    monkeypatch.setitem(rank.SIGNALS, "lead_with_code", 0)
+    before = index.search(question, mode="lexical").results
     assert (before[0].symbol, before[1].symbol) == ("UploadQueue", "drain")
     assert before[0].score == results[0].score  # the same scores, traded
 
 
 def test_a_question_in_words_is_answered_by_the_longer_of_two_close_chunks_of_a_file(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A 3-line constant getter and the 13-line function that retries both say the words;
     BM25 prefers the short one. For a question in words the file's scores go to its
@@ -883,11 +879,8 @@ def test_a_question_in_words_is_answered_by_the_longer_of_two_close_chunks_of_a_
     results = index.search(question, mode="lexical").results
     assert [r.symbol for r in results] == ["resend_failed", "retry_delay"]
     assert index.search("retry_delay", mode="lexical").results[0].symbol == "retry_delay"
-    rank.SIGNALS["longer_first"] = 0
-    try:
-        before = index.search(question, mode="lexical").results
-    finally:
-        rank.SIGNALS["longer_first"] = 0.2
+    monkeypatch.setitem(rank.SIGNALS, "longer_first", 0)
+    before = index.search(question, mode="lexical").results
     assert [r.symbol for r in before] == ["retry_delay", "resend_failed"]
     assert [r.score for r in before] == [r.score for r in results]
 
