@@ -1967,7 +1967,8 @@ def test_a_csharp_file_scoped_namespace_names_no_chunk() -> None:
 def test_a_namespace_around_one_type_is_named_for_the_type() -> None:
     """A block namespace (C#, C++) or a Ruby module that holds one type: the chunk of the
     whole is named for the type, under the namespace as parent, and signed with the
-    type's line. A namespace of two types keeps its own name."""
+    type's line; the lines before it join it as they joined the namespace (one chunk
+    per small file). A namespace of two types keeps its own name."""
     csharp = (
         "using System;\n\nnamespace Newtonsoft.Json.Linq\n{\n"
         "    /// <summary>Settings used when cloning JSON.</summary>\n"
@@ -1983,8 +1984,9 @@ def test_a_namespace_around_one_type_is_named_for_the_type() -> None:
         "Newtonsoft.Json.Linq",
     )
     assert whole.signature == "public class JsonCloneSettings"
-    assert whole.start_line == 3  # the namespace's lines are the chunk's
+    assert whole.start_line == 1  # the `using` line joins it, as it joined the namespace
     ruby = (
+        '# frozen_string_literal: true\n\nrequire "rails/generators/named_base"\n\n'
         "module Rails\n  module Generators\n    class GeneratorGenerator < NamedBase\n"
         "      def create_generator_files\n        directory '.', generator_dir\n"
         "      end\n    end\n  end\nend\n"

@@ -341,9 +341,11 @@ class _Chunker:
             if wrapped is not None:
                 # a namespace around one type (C#'s `namespace X { class Y { .. } }`,
                 # Ruby's `module Sidekiq; class Manager`) is that type's chunk
+                # (shown under the namespace; merged with its neighbours as the namespace)
                 inner, space = wrapped
                 names = symbol_names(inner.kind, inner.name)
-                out.append((d.start, d.end, inner.kind, inner.name, space, names, inner.start))
+                span = (d.start, d.end, inner.kind, inner.name, parent, names)
+                out.append((*span, inner.start, space))
                 return
             out.append((d.start, d.end, d.kind, d.name, parent, symbol_names(d.kind, d.name)))
         elif d.children:
@@ -376,19 +378,23 @@ class _Chunker:
     def _merge(self, spans: list) -> list[Chunk]:
         """Tiny neighbours join (see the rules below). Each merged entry is [start, end,
         kind, name, parent, names, the line its name's definition starts on, whether
-        that piece is the tail of a definition cut in pieces]."""
+        that piece is the tail of a definition cut in pieces, the parent shown]. A span
+        may carry the line its name is defined on and the parent to show (a namespace
+        around one type: ``_wrapped_type``); joining goes by its own parent."""
         merged: list[list] = []
         before = None
         for span in spans:
             start, end, kind, name, parent, names = span[:6]
-            named_at = span[6] if len(span) > 6 else start  # the line of the name's definition
+            named_at = span[6] if len(span) > 6 else start
+            shown = span[7] if len(span) > 7 else parent
             # the last piece of a long definition cut in pieces: it names no merged chunk
             # that a definition starts in (``parse_frames``' closing lines before ``apply``)
             tail = bool(name) and before is not None and before[2:4] == (kind, name)
             before = span
             if merged and self._heading(merged[-1], start, name):
                 # a section's heading comment (``## Validations``) titles what follows
-                merged[-1] = [merged[-1][0], end, kind, name, parent, list(names), start, tail]
+                first = merged[-1][0]
+                merged[-1] = [first, end, kind, name, parent, list(names), named_at, tail, shown]
                 continue
             if merged:
                 prev = merged[-1]
@@ -408,12 +414,12 @@ class _Chunker:
                 ):
                     prev[1] = end
                     if name and (not prev[3] or (prev[7] and not tail)):
-                        prev[2:5], prev[6:8] = [kind, name, parent], [start, tail]
+                        prev[2:5], prev[6:9] = [kind, name, parent], [named_at, tail, shown]
                     prev[5] = prev[5] + [n for n in names if n not in prev[5]]
                     continue
-            merged.append([start, end, kind, name, parent, list(names), named_at, tail])
+            merged.append([start, end, kind, name, parent, list(names), named_at, tail, shown])
         chunks = []
-        for start, end, kind, name, parent, names, named_at, _ in merged:
+        for start, end, kind, name, _, names, named_at, _, parent in merged:
             text = "\n".join(self.lines[start : end + 1])
             signature = signature_of("\n".join(self.lines[named_at : end + 1])) if name else ""
             chunks.append(Chunk(start + 1, end + 1, kind, text, name, parent, signature, names))
