@@ -1998,6 +1998,13 @@ def test_a_namespace_around_one_type_is_named_for_the_type() -> None:
     two = csharp.replace("    }\n}\n", "    }\n\n    public class Other\n    {\n    }\n}\n")
     chunks, _ = chunk_text("csharp", two)
     assert chunks[-1].symbol == "Newtonsoft.Json.Linq"
+    # Rust's `mod tests` around one type stays a test module: it does not join the code
+    rust = (
+        "fn lib() -> u32 {\n    1\n}\n\n#[cfg(test)]\nmod tests {\n"
+        "    struct Fixture {\n        n: u32,\n        m: u32,\n    }\n}\n"
+    )
+    chunks, _ = chunk_text("rust", rust)
+    assert [(c.kind, c.symbol) for c in chunks] == [("function", "lib"), ("module", "tests")]
 
 
 def test_a_csharp_pragma_keeps_a_doc_comment_with_its_type() -> None:

@@ -471,9 +471,12 @@ _FUNCTION_KINDS = frozenset({"function", "method", "macro", "test"})
 def _wrapped_type(container: _Def) -> tuple[_Def, str] | None:
     """The one type a namespace holds, with the namespace's name (the innermost of
     nested ones): the chunk of both is named for the type, as a reader would name it.
-    None when the namespace holds other definitions, or the type is a small part of it."""
+    None when the namespace holds other definitions, the type is a small part of it, or
+    the namespace is a test module (Rust's ``mod tests``, which stays apart as a test)."""
     space = container
     while space.kind == "module" and len(space.children) == 1:
+        if is_test(space.kind, space.name, ""):
+            return None
         inner = space.children[0]
         if inner.kind in CLASS_KINDS:
             covers = inner.end - inner.start + 1 >= 0.5 * (container.end - container.start + 1)
