@@ -493,10 +493,7 @@ def apply_coverage(
     terms = sorted(set(plan.terms))
     if not boost or len(terms) < 2 or not scored:
         return
-    best: dict[str, float] = {}
-    for item in scored:
-        path = item.row.path
-        best[path] = max(best.get(path, 0.0), item.score)
+    best = {path: item.score for path, item in _best_by_file(scored).items()}
     top = sorted(best, key=lambda path: -best[path])[:COVERAGE_FILES]
     words = terms_of(top)
     share = {
@@ -894,6 +891,7 @@ def lead_with_code(plan: QueryPlan, scored: list[Scored]) -> None:
 
 
 def _best_by_file(scored: list[Scored]) -> dict[str, Scored]:
+    """Each file's best-scoring candidate, files in the order they first appear."""
     best: dict[str, Scored] = {}
     for item in scored:
         path = item.row.path
