@@ -10,6 +10,8 @@ same load. Both use this checkout's static table (``SLEUTH_STATIC_TABLE``, unles
 an index opened with another table would drop its static vectors.
 
     python bench/query_latency.py --baseline-src /tmp/oldwt/src --rounds 2
+    python bench/query_latency.py --cache /tmp/new-model-indexes \
+        --baseline-src /tmp/oldwt/src --baseline-cache ~/.cache/sleuth-bench/repos
 """
 
 from __future__ import annotations
@@ -67,6 +69,12 @@ def main() -> None:
     parser.add_argument("--bench-dir", type=Path, default=BENCH)
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache/sleuth-bench/repos")
     parser.add_argument("--baseline-src", type=Path)
+    parser.add_argument(
+        "--baseline-cache",
+        type=Path,
+        help="indexes for the baseline (default: --cache); when the embedding model "
+        "differs, each side needs vectors of its own",
+    )
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path)
@@ -76,7 +84,11 @@ def main() -> None:
         return
     runs: dict[str, list[dict]] = {"this": [], "baseline": []}
     for _ in range(args.rounds):
-        for label, src in (("this", HERE.parent / "src"), ("baseline", args.baseline_src)):
+        sides = (
+            ("this", HERE.parent / "src", args.cache),
+            ("baseline", args.baseline_src, args.baseline_cache or args.cache),
+        )
+        for label, src, cache in sides:
             env = {**os.environ, "PYTHONPATH": str(src)}
             env.setdefault("SLEUTH_STATIC_TABLE", str(TABLE))
             proc = subprocess.run(
@@ -87,7 +99,7 @@ def main() -> None:
                     "--bench-dir",
                     str(args.bench_dir),
                     "--cache",
-                    str(args.cache),
+                    str(cache),
                 ],
                 capture_output=True,
                 text=True,
