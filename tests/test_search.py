@@ -2714,3 +2714,64 @@ def test_recorded_test_data_ranks_below_the_tests(tmp_path: Path) -> None:
         rank.apply_priors(classify(question), scored, {})
         ratios.append(scored[0].score / scored[1].score)
     assert ratios[0] < 1.0 == ratios[1]
+
+
+def _declared_and_defined() -> dict[str, str]:
+    """A Java interface whose documented methods say the words of the question, beside
+    the class whose method does the work."""
+    options = [
+        f"    /**\n     * Option {i} of the queue, kept for every upload in the batch.\n"
+        f"     * @return this queue, for chaining\n     */\n"
+        f"    UploadQueue option{i}(int value);\n\n"
+        for i in range(12)
+    ]
+    interface = (
+        "package uploads;\n\npublic interface UploadQueue {\n"
+        + "".join(options[:6])
+        + "    /**\n     * Retry failed uploads: each failed upload is sent again\n"
+        "     * until its attempts run out.\n"
+        "     * @param attempts how often an upload is retried\n"
+        "     * @return this queue, for chaining\n     */\n"
+        "    UploadQueue retryFailedUploads(int attempts);\n\n" + "".join(options[6:]) + "}\n"
+    )
+    body = "".join(f"            long wait{i} = backoff * {i};\n" for i in range(6))
+    steps = "".join(f"        buffer.put(part{i});\n" for i in range(70))
+    send = f"    private void send(Upload upload) {{\n{steps}        socket.flush();\n    }}\n"
+    implementation = (
+        "package uploads;\n\nclass HttpUploadQueue implements UploadQueue {\n" + send + "\n"
+        "    public UploadQueue retryFailedUploads(int attempts) {\n"
+        "        // failed uploads are retried: each is sent again after a wait\n"
+        "        for (Upload upload : failed) {\n" + body + "            send(upload);\n"
+        "        }\n        return this;\n    }\n}\n"
+    )
+    return {"src/UploadQueue.java": interface, "src/HttpUploadQueue.java": implementation}
+
+
+def test_a_question_in_words_is_answered_by_code_before_a_declaration_without_body(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An interface's method declared with a long comment says the question's words more
+    often than the method that does the work; a declaration without a body takes the
+    `declarations` prior for a question in words (rank.SIGNALS["body_less"]). A name
+    asked for is left alone, and a one-line arrow function has a body."""
+    index = Index(write_tree(tmp_path, _declared_and_defined()))
+    index.index(embed="none")
+    question = "how are failed uploads retried"
+    monkeypatch.setitem(rank.SIGNALS, "body_less", False)
+    before = index.search(question, mode="lexical").results
+    assert (before[0].path, before[0].symbol) == ("src/UploadQueue.java", "retryFailedUploads")
+    monkeypatch.setitem(rank.SIGNALS, "body_less", True)
+    results = index.search(question, mode="lexical").results
+    assert [(r.path, r.symbol) for r in results[:2]] == [
+        ("src/HttpUploadQueue.java", "retryFailedUploads"),
+        ("src/UploadQueue.java", "retryFailedUploads"),
+    ]
+    # a name asked for: the prior does not apply, the order is the one without it
+    named = index.search("retryFailedUploads", mode="lexical").results
+    monkeypatch.setitem(rank.SIGNALS, "body_less", False)
+    assert [r.path for r in index.search("retryFailedUploads", mode="lexical").results] == [
+        r.path for r in named
+    ]
+    assert rank.body_less("/** Retries. {@link Upload} */\nUpload retry(int attempts);")
+    assert not rank.body_less("export const retry = (upload) => send(upload);")
+    assert not rank.body_less("int retry(int attempts) {\n    return attempts;\n}")

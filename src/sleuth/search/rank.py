@@ -105,8 +105,9 @@ PRIORS = {
     # an older version folder (src/v3/) beside a newer one among the candidates (src/v4/),
     # unless the query names that version
     "superseded": 0.6,
-    # TypeScript/JavaScript type-declaration modules (a types/ folder, .d.ts files) for
-    # questions in words: they describe shapes, the code that does the work is elsewhere
+    # TypeScript/JavaScript type-declaration modules (a types/ folder, .d.ts files), and
+    # functions declared without a body (SIGNALS["body_less"]), for questions in words:
+    # they describe shapes, the code that does the work is elsewhere
     "declarations": 0.75,
     # a file that mentions every word of a question somewhere (in any chunk or its
     # path); partly covered files get the same share of the boost
@@ -129,6 +130,9 @@ SIGNALS: dict[str, bool | float | str] = {
     # against each other in docs/benchmarks.md)
     "fusion": "minmax",
     "class_weights": True,  # fusion weights by query class; off: 0.5 / 0.5 for all
+    # a function or method declared without a body (an interface's method, a C
+    # prototype) takes the ``declarations`` prior for a question that is not a name
+    "body_less": True,
     # Each further hit of a file already ranked higher keeps (1 - this) of its score,
     # compounding: one big file cannot fill the top 10 while other files also match.
     "same_file_penalty": 0.7,
@@ -403,6 +407,14 @@ def apply_priors(
             plan.kind != "identifier"
             and row.language in _DECLARING_LANGUAGES
             and _DECLARATIONS.search(row.path)
+        ):
+            factor *= PRIORS["declarations"]
+        if (
+            plan.kind != "identifier"
+            and SIGNALS["body_less"]
+            and row.kind in _DECLARABLE_KINDS
+            and row.language in _BRACED_LANGUAGES
+            and body_less(row.text)
         ):
             factor *= PRIORS["declarations"]
         if not asks_releases and _release_notes(row.path, category):
@@ -735,6 +747,28 @@ def mostly_imports(chunk_id: int, text: str) -> bool:
         return False
     imports = sum(1 for line in code if IMPORT_LINE.match(line))
     return imports >= 0.6 * len(code)
+
+
+#: Languages whose function bodies are braced: a callable chunk without a brace outside
+#: its comments declares a function without defining it (an interface's or an abstract
+#: method, a C prototype). Kotlin and Scala are left out (``fun f() = g()`` has a body
+#: without braces), and TypeScript too: its body-less functions are overload signatures
+#: beside their implementation (zod's `api.ts`), and its declaration files have a prior
+#: of their own.
+_BRACED_LANGUAGES = frozenset({"java", "csharp", "c", "cpp", "go", "rust", "swift", "php"})
+_DECLARABLE_KINDS = frozenset({"function", "method"})  # (a macro ending in `;` defines)
+_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+
+
+@lru_cache(maxsize=65_536)
+def body_less(text: str) -> bool:
+    """True for a chunk with no braced body outside its comments."""
+    code = "\n".join(
+        line
+        for line in _BLOCK_COMMENT.sub("", text).split("\n")
+        if not line.lstrip().startswith("//")
+    ).strip()
+    return code.endswith(";") and "{" not in code and "=>" not in code
 
 
 @lru_cache(maxsize=65_536)

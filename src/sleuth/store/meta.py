@@ -330,9 +330,12 @@ class MetaStore:
         " c.parent, c.signature, c.symbols, c.text, c.hash"
     )
 
-    #: ``_CHUNK_COLUMNS`` with text only for ``block`` chunks (see ``candidate_rows``).
+    #: ``_CHUNK_COLUMNS`` with text only for ``block`` chunks and for functions that end
+    #: in ``;`` (see ``candidate_rows``).
     _RANKING_COLUMNS = _CHUNK_COLUMNS.replace(
-        "c.text", "CASE WHEN c.kind='block' THEN c.text ELSE '' END"
+        "c.text",
+        "CASE WHEN c.kind='block' OR (c.kind IN ('function','method')"
+        " AND rtrim(c.text, ' '||char(9,10,13)) LIKE '%;') THEN c.text ELSE '' END",
     )
 
     def chunks_by_id(self, ids: Iterable[int]) -> dict[int, ChunkRow]:
@@ -354,7 +357,8 @@ class MetaStore:
     def candidate_rows(self, ids: Iterable[int]) -> dict[int, ChunkRow]:
         """Rows of these chunks for ranking, from memory where it can.
 
-        Text is kept only for ``block`` chunks (the imports prior reads it); the texts of
+        Text is kept only for ``block`` chunks (the imports prior reads it) and for
+        functions whose text ends in ``;`` (declarations without a body); the texts of
         the few chunks shown come from ``texts``. Every id asked for must exist in the
         caller's snapshot (``live_chunk_ids`` tells): a kept row outlives its chunk.
         """
