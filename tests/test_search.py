@@ -2753,7 +2753,7 @@ def test_a_question_in_words_is_answered_by_code_before_a_declaration_without_bo
     """An interface's method declared with a long comment says the question's words more
     often than the method that does the work; a declaration without a body takes the
     `declarations` prior for a question in words (rank.SIGNALS["body_less"]). A name
-    asked for is left alone, and a one-line arrow function has a body."""
+    asked for is left alone, and an expression body (`=> attempts;`) is a body."""
     index = Index(write_tree(tmp_path, _declared_and_defined()))
     index.index(embed="none")
     question = "how are failed uploads retried"
@@ -2773,5 +2773,5 @@ def test_a_question_in_words_is_answered_by_code_before_a_declaration_without_bo
         r.path for r in named
     ]
     assert rank.body_less("/** Retries. {@link Upload} */\nUpload retry(int attempts);")
-    assert not rank.body_less("export const retry = (upload) => send(upload);")
+    assert not rank.body_less("public int Attempts() => attempts;")  # C#: a body
     assert not rank.body_less("int retry(int attempts) {\n    return attempts;\n}")
