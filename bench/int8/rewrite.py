@@ -20,7 +20,8 @@ import sys
 def rewrite(model) -> int:  # model: onnx.ModelProto
     """Rewrite in place; returns how many products and lookups were rewritten. A graph
     without the int8 weight pattern is left as it is (0)."""
-    from onnx import helper, numpy_helper
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
 
     graph = model.graph
     weights = {tensor.name: tensor for tensor in graph.initializer}
@@ -31,14 +32,15 @@ def rewrite(model) -> int:  # model: onnx.ModelProto
             readers[name] = readers.get(name, 0) + 1
 
     def int8_source(name: str):
-        """(int8 tensor name, scale name) when ``name`` is Cast(int8 weight) x scale."""
+        """(int8 tensor name, scale name, (the Mul, the Cast)) when ``name`` is
+        Cast(int8 weight) x scale; None otherwise."""
         scaled = producer.get(name)
         if scaled is None or scaled.op_type != "Mul":
             return None
         cast = producer.get(scaled.input[0])
         if cast is None or cast.op_type != "Cast" or cast.input[0] not in weights:
             return None
-        if weights[cast.input[0]].data_type != onnx_int8():
+        if weights[cast.input[0]].data_type != TensorProto.INT8:
             return None
         return cast.input[0], scaled.input[1], (scaled, cast)
 
@@ -66,7 +68,7 @@ def rewrite(model) -> int:  # model: onnx.ModelProto
             columns = scale.shape[1]
             added += [
                 numpy_helper.from_array(scale.reshape(columns), column_scale),
-                numpy_helper.from_array(_zeros_int8(columns), zero),
+                numpy_helper.from_array(np.zeros(columns, dtype=np.int8), zero),
             ]
             replaced.append(
                 helper.make_node(
@@ -105,18 +107,6 @@ def rewrite(model) -> int:  # model: onnx.ModelProto
     if not any(entry.domain == "com.microsoft" for entry in model.opset_import):
         model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
     return count
-
-
-def onnx_int8() -> int:
-    from onnx import TensorProto
-
-    return TensorProto.INT8
-
-
-def _zeros_int8(size: int):
-    import numpy as np
-
-    return np.zeros(size, dtype=np.int8)
 
 
 def main() -> None:
