@@ -2604,6 +2604,25 @@ def test_a_long_preview_line_says_it_is_cut() -> None:
     assert second == "short line"
 
 
+def test_a_preview_starts_at_the_first_line_with_most_query_terms() -> None:
+    from sleuth.search.engine import preview
+
+    text = "\n".join(
+        [
+            "def retry(job):",  # one term
+            "    # Retry retry retry",  # one term, however often (any case)
+            "",
+            "    for attempt in range(LIMIT):  # upload retry",  # two terms
+            "        upload.send()  # retry upload again",  # two terms, later
+            "    return None",
+        ]
+    )
+    assert preview(text, ["retry", "upload"]).startswith("    for attempt in range(LIMIT)")
+    assert preview(text, ["nowhere"]).startswith("def retry(job):")
+    assert preview(text, ["none", "none"]).startswith("    return None")
+    assert preview(text, []).startswith("def retry(job):")
+
+
 def test_a_name_that_is_a_common_word_is_still_searched(tmp_path: Path) -> None:
     write_tree(
         tmp_path,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from itertools import pairwise
 from typing import NamedTuple
@@ -481,17 +482,34 @@ def preview(text: str, terms: list[str], asked: int | None = None) -> str:
     if asked is not None:
         best = min(max(asked, 0), len(lines) - 1)
     else:
-        best, best_hits = 0, 0
-        lowered = [t.lower() for t in terms]
-        for i, text_line in enumerate(lines):
-            low = text_line.lower()
-            hits = sum(1 for t in lowered if t in low)
-            if hits > best_hits:
-                best, best_hits = i, hits
+        best = _most_terms_line(text.lower(), [t.lower() for t in terms if t])
     while best < len(lines) and not lines[best].strip():
         best += 1
     picked = [_cut(line.rstrip()) for line in lines[best : best + PREVIEW_LINES]]
     return "\n".join(picked).strip("\n")
+
+
+def _most_terms_line(low: str, terms: list[str]) -> int:
+    """The first line holding the most of ``terms`` (each counted once per line, as
+    often as listed), 0 when none: found by searching the whole text for each term,
+    not each line for every term."""
+    starts = [0]
+    at = low.find("\n")
+    while at != -1:
+        starts.append(at + 1)
+        at = low.find("\n", at + 1)
+    hits = [0] * len(starts)
+    for term in terms:
+        seen = -1
+        at = low.find(term)
+        while at != -1:
+            line = bisect_right(starts, at) - 1
+            if line != seen:
+                hits[line] += 1
+                seen = line
+            at = low.find(term, starts[line + 1] if line + 1 < len(starts) else len(low))
+    most = max(hits)
+    return hits.index(most) if most else 0
 
 
 #: Characters of one preview line; a longer line ends in "…" so it is not taken whole.

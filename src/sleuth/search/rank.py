@@ -717,16 +717,34 @@ def path_matches(terms: tuple[str, ...], path: str) -> tuple[float, bool]:
     ``CommandLineOptions.hs``, a module about something more particular.
     """
     name, name_buckets, above, above_buckets = _path_buckets(path)
-    naming = [term for term in terms if _matches_any(term, name, name_buckets)]
+    keys = _term_keys(terms)
+    naming = []
+    if _may_match(keys, name, name_buckets):
+        naming = [term for term in terms if _matches_any(term, name, name_buckets)]
     if not naming:
         share = 0.0
     else:
         named = sum(1 for word in name if any(_same_word(term, word) for term in naming))
         share = named / len(name)
-    in_folder = any(
+    in_folder = _may_match(keys, above, above_buckets) and any(
         _matches_any(term, above, above_buckets) for term in terms if term not in naming
     )
     return share, in_folder
+
+
+@lru_cache(maxsize=1024)
+def _term_keys(terms: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    """The terms, and the first four letters of those of four or more (``_matches_any``)."""
+    return frozenset(terms), frozenset(term[:4] for term in terms if len(term) >= 4)
+
+
+def _may_match(
+    keys: tuple[frozenset[str], frozenset[str]], words: frozenset[str], buckets: dict
+) -> bool:
+    """False when no term can match ``words`` (``_matches_any``), found by two set
+    operations: most candidates' paths share no word with the query."""
+    exact, heads = keys
+    return not (exact.isdisjoint(words) and heads.isdisjoint(buckets))
 
 
 #: A line that imports, uses, includes or requires something.
