@@ -2792,5 +2792,6 @@ def test_a_question_in_words_is_answered_by_code_before_a_declaration_without_bo
         r.path for r in named
     ]
     assert rank.body_less("/** Retries. {@link Upload} */\nUpload retry(int attempts);")
+    assert rank.body_less("// Retries. {@link Upload}\nUpload retry(int n); // at most 3")
     assert not rank.body_less("public int Attempts() => attempts;")  # C#: a body
     assert not rank.body_less("int retry(int attempts) {\n    return attempts;\n}")

@@ -775,17 +775,14 @@ def mostly_imports(chunk_id: int, text: str) -> bool:
 #: of their own.
 _BRACED_LANGUAGES = frozenset({"java", "csharp", "c", "cpp", "go", "rust", "swift", "php"})
 _DECLARABLE_KINDS = frozenset({"function", "method"})  # (a macro ending in `;` defines)
-_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+#: Block comments and line comments (whole lines, or after code: ``void f(); // why``).
+_COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
 
 
 @lru_cache(maxsize=65_536)
 def body_less(text: str) -> bool:
     """True for a chunk with no braced body outside its comments."""
-    code = "\n".join(
-        line
-        for line in _BLOCK_COMMENT.sub("", text).split("\n")
-        if not line.lstrip().startswith("//")
-    ).strip()
+    code = _COMMENTS.sub("", text).strip()
     return code.endswith(";") and "{" not in code and "=>" not in code
 
 
