@@ -1610,6 +1610,27 @@ def test_csharp_java_and_c_declarations_the_grammars_misread() -> None:
     assert [d.name for d in definitions] == ["heap_init", "uv__update_time"]
 
 
+def test_a_c_export_macro_holding_the_return_type_keeps_it() -> None:
+    """cJSON's ``CJSON_PUBLIC(cJSON *) cJSON_Parse(..)``: the macro's argument is the
+    function's return type; blanked with the macro, the function read as a call and went
+    unnamed. A macro whose argument is not followed by one name and its ``(`` (a printf
+    check before ``void f(``) is still blanked whole."""
+    chunks, definitions = checked_chunks(
+        "c",
+        "CJSON_PUBLIC(cJSON *) cJSON_Parse(const char *value)\n{\n"
+        "    return cJSON_ParseWithOpts(value, 0, 0);\n}\n\n"
+        "CJSON_PUBLIC(void) cJSON_Delete(cJSON *item)\n{\n    free(item);\n}\n\n"
+        "ABSL_PRINTF_ATTRIBUTE(2, 3) void log_line(int level, const char *format, ...)\n"
+        "{\n    (void)level;\n}\n",
+    )
+    assert [(d.name, d.kind) for d in definitions] == [
+        ("cJSON_Parse", "function"),
+        ("cJSON_Delete", "function"),
+        ("log_line", "function"),
+    ]
+    assert chunks[0].text.startswith("CJSON_PUBLIC(cJSON *) cJSON_Parse(")  # text as written
+
+
 def test_haskell_synonyms_operators_and_literate_files_are_read() -> None:
     """``type X = ..`` is a definition (the table misspelt the grammar's node type); a
     function type inside one (``A -> B``) is no function named ``A``; an equation written

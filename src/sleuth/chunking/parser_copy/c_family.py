@@ -255,8 +255,26 @@ def _blank_c_macros(text: str) -> str:
 
 
 def _unless(types: set[str]) -> Callable[[re.Match[str]], str]:
-    """Blanks a macro's match, unless the file declares it as a type."""
-    return lambda match: match.group(0) if match.group(0) in types else spaces(match)
+    """Blanks a macro's match, unless the file declares it as a type; a macro whose
+    argument is the return type of the function it stands before keeps the argument."""
+
+    def blank(match: re.Match[str]) -> str:
+        if match.group(0) in types:
+            return match.group(0)
+        argument = _C_TYPE_ARGUMENT.search(match.group(0))
+        if argument is None or not _C_NAME_CALLED.match(match.string, match.end()):
+            return spaces(match)
+        start, end = argument.span(1)
+        return " " * start + argument.group(1) + " " * (len(match.group(0)) - end)
+
+    return blank
+
+
+#: ... as cJSON's ``CJSON_PUBLIC(cJSON *) cJSON_Parse(const char *value)`` does: a type
+#: (names, ``*``, ``&``, ``::``, template brackets) in the macro's parentheses, then one
+#: name and its ``(``. Without its type the function read as a call and went unnamed.
+_C_TYPE_ARGUMENT = re.compile(r"\(([\w \t*&:<>,]*\w[\w \t*&:<>,]*)\)$")
+_C_NAME_CALLED = re.compile(r"[ \t]+[A-Za-z_]\w*[ \t]*\(")
 
 
 def _blank_specifiers_at_end(text: str, types: set[str]) -> str:
