@@ -1098,6 +1098,30 @@ def test_a_rust_trait_s_required_methods_are_definitions_of_the_trait() -> None:
     }
 
 
+def test_a_rust_constant_written_over_lines_has_its_own_chunk() -> None:
+    """ripgrep's ``const FLAGS: &[&dyn Flag] = &[..]``: a table over many lines is a
+    constant with a chunk named for it (its doc comment too), as Go's and Python's are;
+    without one it was cut into unnamed windows. ``const _: () = { .. }`` names nothing."""
+    source = (
+        "/// Every flag, in the order the help shows them.\n"
+        "pub(super) const FLAGS: &[&str] = &[\n"
+        '    "--regexp",\n    "--file",\n    "--count",\n    "--context",\n'
+        '    "--glob",\n    "--ignore-case",\n];\n\n'
+        "static DEFAULT: LazyLock<Config> = LazyLock::new(|| {\n"
+        "    let config = Config::default();\n    config.with_color(true)\n});\n\n"
+        "const _: () = {\n    assert!(FLAGS.len() > 0);\n};\n\n"
+        "const LIMIT: usize = 10;\n"
+    )
+    chunks, definitions = checked_chunks("rust", source)
+    assert (chunks[0].start_line, chunks[0].symbol, chunks[0].kind) == (1, "FLAGS", "constant")
+    assert {(d.name, d.local) for d in definitions if d.name != "_"} == {
+        ("FLAGS", False),
+        ("DEFAULT", False),  # (small: it joins the chunk before it, and names it too)
+        ("LIMIT", True),  # one line: found by name in the chunk holding it
+    }
+    assert all(c.symbol != "_" for c in chunks)
+
+
 def test_public_re_exports_are_definitions_without_chunks() -> None:
     """`pub use dep::{A, B as C}` (Rust) and `export { A, B as C } from './x'` (TS) name
     what a module re-exports: definitions without chunks, found by name. A private

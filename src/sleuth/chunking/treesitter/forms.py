@@ -285,6 +285,18 @@ def _go_variable(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | 
     return _spanning_constant((name, specs[0].child_by_field_name("value")), node)
 
 
+def _rust_value(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """A ``const`` or ``static`` item whose value spans lines (ripgrep's ``const FLAGS:
+    &[&dyn Flag] = &[..]``, a ``static`` built by ``LazyLock::new(|| { .. })``): a
+    constant with its chunk, as Go's and Python's are; a one-line one stays a name in
+    the code around it (``named_values``), and so does ``const _: () = { .. }``, a
+    block the compiler checks, which names nothing."""
+    name = node.child_by_field_name("name")
+    if name is None or node_text(name) == "_":
+        return None
+    return _spanning_constant((name, node.child_by_field_name("value")), node)
+
+
 def _spanning_constant(
     assigned: tuple[tree_sitter.Node | None, tree_sitter.Node | None] | None,
     node: tree_sitter.Node,
@@ -582,5 +594,9 @@ DEFINED_BY: dict[str, dict[str, Callable[[tree_sitter.Node], _Found]]] = {
     "c": {"declaration": _c_table},
     "cpp": {"declaration": _c_table},
     "swift": {"property_declaration": _swift_computed_property},
-    "rust": {"macro_invocation": _rust_macro_item},
+    "rust": {
+        "macro_invocation": _rust_macro_item,
+        "const_item": _rust_value,
+        "static_item": _rust_value,
+    },
 }
