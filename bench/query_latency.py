@@ -5,9 +5,10 @@ counts (as semble reports latency); every run embeds the query afresh, as a new 
 would be. The first run of each query is reported apart: it also reads what a query
 touches for the first time (file terms from SQLite). With ``--baseline-src`` (the
 ``src/`` of another checkout, e.g. a worktree of an older commit) the same measurement
-runs in a child process on that code, alternating with this checkout, so both see the
-same load. Both use this checkout's static table (``SLEUTH_STATIC_TABLE``, unless set):
-an index opened with another table would drop its static vectors.
+runs in a child process on that code, alternating with this checkout (the side that
+goes first swaps every round), so both see the same load. Both use this checkout's
+static table (``SLEUTH_STATIC_TABLE``, unless set): an index opened with another table
+would drop its static vectors.
 
     python bench/query_latency.py --baseline-src /tmp/oldwt/src --rounds 2
     python bench/query_latency.py --no-model --baseline-src /tmp/oldwt/src --rounds 3
@@ -96,12 +97,14 @@ def main() -> None:
         print(json.dumps(measure(args.bench_dir, args.cache, args.no_model)))
         return
     runs: dict[str, list[dict]] = {"this": [], "baseline": []}
-    for _ in range(args.rounds):
+    for round_number in range(args.rounds):
         sides = (
             ("this", HERE.parent / "src", args.cache),
             ("baseline", args.baseline_src, args.baseline_cache or args.cache),
         )
-        for label, src, cache in sides:
+        # the side that runs first in a pair tends to run slower on a shared machine:
+        # each round swaps the order (this, baseline; then baseline, this; ...)
+        for label, src, cache in sides[:: 1 if round_number % 2 == 0 else -1]:
             env = {**os.environ, "PYTHONPATH": str(src)}
             env.setdefault("SLEUTH_STATIC_TABLE", str(TABLE))
             proc = subprocess.run(
