@@ -1655,6 +1655,30 @@ def test_a_c_export_macro_holding_the_return_type_keeps_it() -> None:
     assert chunks[0].text.startswith("CJSON_PUBLIC(cJSON *) cJSON_Parse(")  # text as written
 
 
+def test_haskell_pattern_synonyms_are_definitions() -> None:
+    """``pattern T_Bang id = OuterToken id Inner_T_Bang`` (shellcheck's AST) is used as a
+    constructor is: a definition named for the synonym, applied, bare or infix; its own
+    signature line (a pattern synonym node too) defines nothing more."""
+    source = (
+        "module AST where\n\n"
+        "data Token = OuterToken Int Inner\n\n"
+        "-- | A bang before a command.\n"
+        "pattern T_Bang :: Int -> Token\n"
+        "pattern T_Bang id = OuterToken id Inner_T_Bang\n\n"
+        'pattern DefaultString = "default"\n\n'
+        "pattern x :> y = Cons x y\n\n"
+        "pattern Name s <- Tok s where\n  Name s = Tok s\n"
+    )
+    chunks, definitions = checked_chunks("haskell", source)
+    assert [(d.name, d.kind) for d in definitions if d.kind == "constant"] == [
+        ("T_Bang", "constant"),
+        ("DefaultString", "constant"),
+        (":>", "constant"),
+        ("Name", "constant"),
+    ]
+    assert not [c for c in chunks if c.symbol == "T_Bang" and c.start_line > 6]
+
+
 def test_haskell_synonyms_operators_and_literate_files_are_read() -> None:
     """``type X = ..`` is a definition (the table misspelt the grammar's node type); a
     function type inside one (``A -> B``) is no function named ``A``; an equation written

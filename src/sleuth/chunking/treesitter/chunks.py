@@ -266,7 +266,11 @@ class _Chunker:
     def _leading_comment_start(self, node: tree_sitter.Node) -> int:
         start = node.start_point.row
         sibling = node.prev_named_sibling
-        if sibling is not None and sibling.type == "signature" and haskell_names(sibling, node):
+        if (
+            sibling is not None
+            and sibling.type in ("signature", "pattern_synonym")
+            and haskell_names(sibling, node)
+        ):
             # Haskell: the type signature above an equation is part of its definition
             start = sibling.start_point.row
             sibling = sibling.prev_named_sibling

@@ -218,6 +218,29 @@ def _haskell_bind(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] |
     return "function", node_text(name).strip("() ")[:120], node
 
 
+def _haskell_pattern_synonym(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
+    """``pattern T_Bang id = OuterToken id Inner_T_Bang``, ``pattern DefaultString =
+    "default"``: a pattern synonym is used as a constructor is, and defined here. Its
+    signature (``pattern DefaultString :: Text``), a node of its own, joins the equation
+    below it (``haskell_names``)."""
+    equation = next((c for c in node.named_children if c.type == "equation"), None)
+    name = pattern_synonym_name(equation) if equation is not None else None
+    return ("constant", name, node) if name else None
+
+
+def pattern_synonym_name(part: tree_sitter.Node) -> str | None:
+    """The name a pattern synonym's equation or signature defines (its ``synonym``: a
+    constructor, applied to arguments or not, or an infix constructor operator)."""
+    synonym = part.child_by_field_name("synonym")
+    while synonym is not None and synonym.type == "apply":
+        synonym = synonym.child_by_field_name("function")
+    if synonym is not None and synonym.type == "infix":
+        synonym = synonym.child_by_field_name("operator")
+    if synonym is None or synonym.type not in ("constructor", "constructor_operator"):
+        return None
+    return node_text(synonym)[:120]
+
+
 def _kotlin_property(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """A property with a getter or setter body (``val isAbsolute: Boolean get() = ..``)
     runs code each time it is used, a method in all but syntax, as Swift's computed
@@ -528,7 +551,16 @@ def _rust_macro_item(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node
 
 
 def haskell_names(signature: tree_sitter.Node, definition: tree_sitter.Node) -> bool:
-    """Whether a Haskell type signature declares the name the next equation defines."""
+    """Whether a Haskell type signature declares the name the next equation defines (a
+    pattern synonym's signature, the name of the synonym below it)."""
+    if signature.type == "pattern_synonym" and definition.type == "pattern_synonym":
+        typed = next((c for c in signature.named_children if c.type == "signature"), None)
+        equation = next((c for c in definition.named_children if c.type == "equation"), None)
+        return (
+            typed is not None
+            and equation is not None
+            and pattern_synonym_name(typed) == pattern_synonym_name(equation) is not None
+        )
     declared = {node_text(c) for c in signature.named_children if c.type == "variable"}
     name = definition.child_by_field_name("name") or next(
         (c for c in definition.named_children if c.type == "variable"), None
@@ -586,7 +618,7 @@ DEFINED_BY: dict[str, dict[str, Callable[[tree_sitter.Node], _Found]]] = {
         "variable_declaration": _lua_assignment,
         "field": _lua_field,
     },
-    "haskell": {"bind": _haskell_bind},
+    "haskell": {"bind": _haskell_bind, "pattern_synonym": _haskell_pattern_synonym},
     "kotlin": {"property_declaration": _kotlin_property},
     "python": {"expression_statement": _python_constant},
     "ruby": {"assignment": _ruby_constant},
