@@ -258,7 +258,7 @@ def _unless(types: set[str]) -> Callable[[re.Match[str]], str]:
     """Blanks a macro's match, unless the file declares it as a type; a macro whose
     argument is the return type of the function it stands before keeps the argument."""
 
-    def blank(match: re.Match[str]) -> str:
+    def replace(match: re.Match[str]) -> str:
         if match.group(0) in types:
             return match.group(0)
         argument = _C_TYPE_ARGUMENT.search(match.group(0))
@@ -267,7 +267,7 @@ def _unless(types: set[str]) -> Callable[[re.Match[str]], str]:
         start, end = argument.span(1)
         return " " * start + argument.group(1) + " " * (len(match.group(0)) - end)
 
-    return blank
+    return replace
 
 
 #: ... as cJSON's ``CJSON_PUBLIC(cJSON *) cJSON_Parse(const char *value)`` does: a type

@@ -556,11 +556,10 @@ def haskell_names(signature: tree_sitter.Node, definition: tree_sitter.Node) -> 
     if signature.type == "pattern_synonym" and definition.type == "pattern_synonym":
         typed = next((c for c in signature.named_children if c.type == "signature"), None)
         equation = next((c for c in definition.named_children if c.type == "equation"), None)
-        return (
-            typed is not None
-            and equation is not None
-            and pattern_synonym_name(typed) == pattern_synonym_name(equation) is not None
-        )
+        if typed is None or equation is None:
+            return False
+        name = pattern_synonym_name(equation)
+        return name is not None and pattern_synonym_name(typed) == name
     declared = {node_text(c) for c in signature.named_children if c.type == "variable"}
     name = definition.child_by_field_name("name") or next(
         (c for c in definition.named_children if c.type == "variable"), None
