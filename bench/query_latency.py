@@ -11,7 +11,7 @@ static table (``SLEUTH_STATIC_TABLE``, unless set): an index opened with another
 would drop its static vectors.
 
     python bench/query_latency.py --baseline-src /tmp/oldwt/src --rounds 2
-    python bench/query_latency.py --no-model --baseline-src /tmp/oldwt/src --rounds 3
+    python bench/query_latency.py --no-model --baseline-src /tmp/oldwt/src --rounds 4
     python bench/query_latency.py --cache /tmp/new-model-indexes \
         --baseline-src /tmp/oldwt/src --baseline-cache ~/.cache/sleuth-bench/repos
 """
