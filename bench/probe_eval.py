@@ -1,10 +1,9 @@
-"""Questions on six trees outside the shared benchmark, as a check that ranking generalises.
+"""Questions on trees outside the shared benchmark, as a check that ranking generalises.
 
-`probes/questions.json` holds 160 questions (words, architecture, identifiers) on ten
+`probes/questions.json` holds 192 questions (words, architecture, identifiers) on twelve
 repositories at fixed commits (viper, black, pinia, jq, jsoup, sidekiq, mini-redis, ky,
-Polly, Slim), each with the
-code that answers it as path and line range, decided by reading the code before any
-search. A result is right when its file is an answer's and its lines overlap it. The
+Polly, Slim, jotai, tmux), each with the code that answers it as path and line range,
+decided by reading the code before any search. A result is right when its file is an answer's and its lines overlap it. The
 benchmark's scorer is not used: answers are not cut into its chunks.
 
 Each tree is exported from its git mirror (``fetch`` ``github:<owner>/<name>``) at its
