@@ -3,8 +3,9 @@
 `probes/questions.json` holds 192 questions (words, architecture, identifiers) on twelve
 repositories at fixed commits (viper, black, pinia, jq, jsoup, sidekiq, mini-redis, ky,
 Polly, Slim, jotai, tmux), each with the code that answers it as path and line range,
-decided by reading the code before any search. A result is right when its file is an answer's and its lines overlap it. The
-benchmark's scorer is not used: answers are not cut into its chunks.
+decided by reading the code before any search. A result is right when its file is an
+answer's and its lines overlap it. The benchmark's scorer is not used: answers are not
+cut into its chunks.
 
 Each tree is exported from its git mirror (``fetch`` ``github:<owner>/<name>``) at its
 commit into ``--cache``, and indexed there with both tiers on first use (minutes each).
