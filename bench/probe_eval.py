@@ -1,9 +1,10 @@
 """Questions on trees outside the shared benchmark, as a check that ranking generalises.
 
-`probes/questions.json` holds 192 questions (words, architecture, identifiers) on twelve
+`probes/questions.json` holds 256 questions (words, architecture, identifiers) on sixteen
 repositories at fixed commits (viper, black, pinia, jq, jsoup, sidekiq, mini-redis, ky,
-Polly, Slim, jotai, tmux), each with the code that answers it as path and line range,
-decided by reading the code before any search. A result is right when its file is an
+Polly, Slim, jotai, tmux, okio, swift-argument-parser, shellcheck, plenary.nvim), each
+with the code that answers it as path and line range, decided by reading the code
+before any search. A result is right when its file is an
 answer's and its lines overlap it. The benchmark's scorer is not used: answers are not
 cut into its chunks.
 
