@@ -71,8 +71,11 @@ PARALLEL_MIN_FILES = 400
 EMBED_MAX_TOKENS = 128
 #: Chunks per model call; small batches of similar length run fastest on 2 cores.
 EMBED_BATCH = 8
-#: Embedding throughput assumed before it is measured, in chunks per second.
-EMBED_ASSUMED_RATE = 80.0
+#: Embedding throughput assumed before it is measured, in chunks per second. Measured on
+#: 2 cores: 91-96 (the first machine), about 55 (an AMD EPYC), 31 (an Intel Xeon at 2.5
+#: GHz: 2,553 chunks in 83 s). Taken low, so that a first search waits in the foreground
+#: no longer than ``FOREGROUND_EMBED_SECONDS`` on the slower machines too.
+EMBED_ASSUMED_RATE = 40.0
 #: `sleuth search` on a new index embeds in the foreground only below this many seconds.
 FOREGROUND_EMBED_SECONDS = _number("SLEUTH_FOREGROUND_EMBED_SECONDS", 10.0, 0.0)
 #: Static-tier throughput assumed before it is measured (a token table: numpy only).
