@@ -403,19 +403,7 @@ def apply_priors(
         version = _version_of(row.path)
         if version is not None and version[1] < newest.get(version[0], ()):
             factor *= PRIORS["superseded"]
-        if (
-            plan.kind != "identifier"
-            and row.language in _DECLARING_LANGUAGES
-            and _DECLARATIONS.search(row.path)
-        ):
-            factor *= PRIORS["declarations"]
-        if (
-            plan.kind != "identifier"
-            and SIGNALS["body_less"]
-            and row.kind in _DECLARABLE_KINDS
-            and row.language in _BRACED_LANGUAGES
-            and body_less(row.text)
-        ):
+        if plan.kind != "identifier" and _declares_only(row):
             factor *= PRIORS["declarations"]
         if not asks_releases and _release_notes(row.path, category):
             factor *= PRIORS["release_notes"]
@@ -777,6 +765,21 @@ _BRACED_LANGUAGES = frozenset({"java", "csharp", "c", "cpp", "go", "rust", "swif
 _DECLARABLE_KINDS = frozenset({"function", "method"})  # (a macro ending in `;` defines)
 #: Block comments and line comments (whole lines, or after code: ``void f(); // why``).
 _COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
+
+
+def _declares_only(row: ChunkRow) -> bool:
+    """A chunk that describes a shape the code elsewhere gives (``PRIORS["declarations"]``):
+    a TypeScript/JavaScript type-declaration module, or a function declared without a
+    body in a language of braced bodies (``SIGNALS["body_less"]``; the two language sets
+    share none)."""
+    if row.language in _DECLARING_LANGUAGES:
+        return _DECLARATIONS.search(row.path) is not None
+    return (
+        bool(SIGNALS["body_less"])
+        and row.kind in _DECLARABLE_KINDS
+        and row.language in _BRACED_LANGUAGES
+        and body_less(row.text)
+    )
 
 
 @lru_cache(maxsize=65_536)
