@@ -452,6 +452,48 @@ fun release() = 1
     assert "@OptIn(InternalApi::class)" in text
 
 
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        (
+            "  public class Options\n  private constructor(\n    internal val size: Int,\n  ) {",
+            "Options",
+        ),
+        (
+            "  class Token<T : Comparable<T>>\n  internal constructor(data: ByteArray) : Any() {",
+            "Token",
+        ),
+    ],
+)
+def test_kotlin_nested_class_with_its_constructor_on_the_next_line(
+    header: str, expected: str
+) -> None:
+    """Inside a class body the grammar took the constructor for the outer class's own:
+    the nested class was one line and its members the outer class's."""
+    source = f"""class JsonReader {{
+  fun peek(): Int = 1
+
+{header}
+    public fun strings(): List<String> = listOf()
+
+    public companion object {{
+      public fun of(vararg strings: String): Int = 1
+    }}
+  }}
+
+  fun skipValue() = 2
+}}
+"""
+    start = header.count("\n") + 5
+    _, definitions = checked_chunks("kotlin", source)
+    assert {
+        (expected, "class", "JsonReader", 4, start + 5),
+        ("strings", "method", expected, start, start),
+        ("of", "method", expected, start + 3, start + 3),
+        ("skipValue", "method", "JsonReader", start + 7, start + 7),
+    } <= {(d.name, d.kind, d.parent, d.start_line, d.end_line) for d in definitions}
+
+
 def test_unknown_text_uses_overlapping_windows() -> None:
     source = "\n".join(f"line {i}" for i in range(120))
     chunks, _ = chunk_text("text", source)

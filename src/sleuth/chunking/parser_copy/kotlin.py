@@ -57,6 +57,16 @@ _KOTLIN_CONSTRUCTOR_ANNOTATION = re.compile(
     r"@[\w.]+(?![\w.])(?:\([^()\n]*\))?(?=[ \t]+(?:(?:public|internal|private|protected)"
     r"[ \t]+)?constructor\b)"
 )
+#: ... and, inside a class body, a primary constructor on the line after its class
+#: (moshi's ``public class Options`` then ``private constructor(..) {``) as a secondary
+#: constructor of the outer class, leaving the nested class empty and its members
+#: the outer class's. The line break after the class moves into the constructor's
+#: brackets, where it means nothing: every later line keeps its place.
+_KOTLIN_CONSTRUCTOR_NEXT_LINE = re.compile(
+    r"(?m)^[ \t]*(?:(?:public|internal|private|protected|open|abstract|final|data|sealed"
+    r"|inner|value|expect|actual)[ \t]+)*class[ \t]+\w+(?:<[^\n<>]*(?:<[^\n<>]*>[^\n<>]*)*>)?"
+    r"[ \t]*(\n)[ \t]*(?:(?:public|internal|private|protected)[ \t]+)?constructor[ \t]*\("
+)
 
 #: ... and an infix call ``get`` after an expression (Exposed's ``Table.insert { .. } get
 #: Table.id``) as that property's getter: a getter is ``get(`` or ``get`` at the end of
@@ -114,6 +124,8 @@ def rewrite_kotlin(text: str) -> str:
         text = _KOTLIN_CONTEXT_TYPE.sub(spaces, text)
     if "actual" in text or "expect" in text:
         text = _KOTLIN_PLATFORM_CONSTRUCTOR.sub(blank_group, text)
+    if "constructor" in text:
+        text = _constructor_on_class_line(text)
     if "suspend" in text:
         text = _KOTLIN_SUSPEND_NAME.sub(renamed, text)
         text = _KOTLIN_SUSPEND_LAMBDA.sub(renamed, text)
@@ -130,6 +142,23 @@ def rewrite_kotlin(text: str) -> str:
         if end is not None and (not spans or start >= spans[-1][1]):
             spans.append((start, end))
     return blank_spans(text, spans)
+
+
+def _constructor_on_class_line(text: str) -> str:
+    """``_KOTLIN_CONSTRUCTOR_NEXT_LINE``: the class's line break becomes a space, and the
+    first blank inside the constructor's brackets a line break (none there: unchanged)."""
+    chars: list[str] | None = None
+    for match in _KOTLIN_CONSTRUCTOR_NEXT_LINE.finditer(text):
+        depth, at = 1, match.end()
+        while at < len(text) and depth and text[at] not in " \t":
+            depth += {"(": 1, ")": -1}.get(text[at], 0)
+            at += 1
+        if not depth or at >= len(text):
+            continue
+        chars = chars if chars is not None else list(text)
+        chars[match.start(1)] = " "
+        chars[at] = "\n"
+    return text if chars is None else "".join(chars)
 
 
 def _guard_end(text: str, at: int) -> int | None:
