@@ -12,6 +12,7 @@ import tree_sitter
 from .. import config
 from ..languages import parse
 from .base import Chunk
+from .treesitter.nodes import first_child
 from .windows import window_chunks
 
 
@@ -21,7 +22,7 @@ def _headings(tree: tree_sitter.Tree, lines: list[str]) -> list[tuple[int, str, 
     for node in tree.root_node.named_children:
         if node.type != "section":
             continue
-        title = next((c for c in node.named_children if c.type == "title"), None)
+        title = first_child(node, "title")
         if title is None:
             continue
         text = (title.text or b"").decode("utf-8", errors="replace").strip()

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import tree_sitter
 
-from .nodes import JS_FUNCTION_VALUES, NAME_TYPES, node_text, spans_lines
+from .nodes import JS_FUNCTION_VALUES, NAME_TYPES, first_child, node_text, spans_lines
 from .suites import block_test, js_test_call
 
 _ELIXIR_DEFS = {
@@ -95,7 +95,7 @@ _ZIG_CONTAINERS = {
 def _zig_container(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """``const Foo = struct { ... }``: Zig's types are constants holding a container,
     whose functions are its methods."""
-    name = next((c for c in node.named_children if c.type == "identifier"), None)
+    name = first_child(node, "identifier")
     for child in node.named_children:
         kind = _ZIG_CONTAINERS.get(child.type)
         if kind is not None and name is not None:
@@ -109,13 +109,11 @@ def _lua_assignment(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node]
     tables a file defines over lines."""
     assignment = node
     if node.type == "variable_declaration":
-        assignment = next(
-            (c for c in node.named_children if c.type == "assignment_statement"), None
-        )
+        assignment = first_child(node, "assignment_statement")
         if assignment is None:
             return None
-    targets = next((c for c in assignment.named_children if c.type == "variable_list"), None)
-    values = next((c for c in assignment.named_children if c.type == "expression_list"), None)
+    targets = first_child(assignment, "variable_list")
+    values = first_child(assignment, "expression_list")
     if targets is None or values is None or len(targets.named_children) != 1:
         return None
     value = values.named_children[0] if values.named_children else None
@@ -172,10 +170,10 @@ def _elixir_definition(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.No
     target = node.child_by_field_name("target")
     word = node_text(target)
     kind = _ELIXIR_DEFS.get(word)
-    arguments = next((c for c in node.named_children if c.type == "arguments"), None)
+    arguments = first_child(node, "arguments")
     first = arguments.named_children[0] if arguments and arguments.named_children else None
     if kind is None:
-        body = next((c for c in node.named_children if c.type == "do_block"), None)
+        body = first_child(node, "do_block")
         return block_test("elixir", word, first, body)
     if _elixir_not_a_definition(node):
         return None
@@ -223,7 +221,7 @@ def _haskell_pattern_synonym(node: tree_sitter.Node) -> tuple[str, str, tree_sit
     "default"``: a pattern synonym is used as a constructor is, and defined here. Its
     signature (``pattern DefaultString :: Text``), a node of its own, joins the equation
     below it (``haskell_names``)."""
-    equation = next((c for c in node.named_children if c.type == "equation"), None)
+    equation = first_child(node, "equation")
     name = pattern_synonym_name(equation) if equation is not None else None
     return ("constant", name, node) if name else None
 
@@ -248,10 +246,10 @@ def _kotlin_property(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node
     createClientPlugin(..) { .. }``, ``val appModule = module { .. }``) is how Kotlin
     libraries define plugins, modules and configurations (as JavaScript does with
     ``export const``); one-line values and plain members stay with the code around them."""
-    variable = next((c for c in node.named_children if c.type == "variable_declaration"), None)
+    variable = first_child(node, "variable_declaration")
     name = None
     if variable is not None:
-        name = next((c for c in variable.named_children if c.type == "identifier"), None)
+        name = first_child(variable, "identifier")
     if name is None:
         return None
     if any(
@@ -526,7 +524,7 @@ def _swift_computed_property(
     them); a stored property (``var x = 3``) is not."""
     if not any(c.type == "computed_property" for c in node.named_children):
         return None
-    pattern = next((c for c in node.named_children if c.type == "pattern"), None)
+    pattern = first_child(node, "pattern")
     return ("function", node_text(pattern)[:120], node) if pattern is not None else None
 
 
@@ -539,7 +537,7 @@ def _rust_macro_item(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node
     definition (the grammar sees only tokens there). The first one names the chunk."""
     if node.parent is None or node.parent.type not in ("source_file", "declaration_list"):
         return None
-    tokens = next((c for c in node.named_children if c.type == "token_tree"), None)
+    tokens = first_child(node, "token_tree")
     if tokens is None:
         return None
     children = tokens.children
@@ -554,16 +552,14 @@ def haskell_names(signature: tree_sitter.Node, definition: tree_sitter.Node) -> 
     """Whether a Haskell type signature declares the name the next equation defines (a
     pattern synonym's signature, the name of the synonym below it)."""
     if signature.type == "pattern_synonym" and definition.type == "pattern_synonym":
-        typed = next((c for c in signature.named_children if c.type == "signature"), None)
-        equation = next((c for c in definition.named_children if c.type == "equation"), None)
+        typed = first_child(signature, "signature")
+        equation = first_child(definition, "equation")
         if typed is None or equation is None:
             return False
         name = pattern_synonym_name(equation)
         return name is not None and pattern_synonym_name(typed) == name
     declared = {node_text(c) for c in signature.named_children if c.type == "variable"}
-    name = definition.child_by_field_name("name") or next(
-        (c for c in definition.named_children if c.type == "variable"), None
-    )
+    name = definition.child_by_field_name("name") or first_child(definition, "variable")
     return name is not None and node_text(name) in declared
 
 

@@ -48,6 +48,12 @@ JS_FUNCTION_VALUES = frozenset(
 )
 
 
+def first_child(node: tree_sitter.Node, *types: str) -> tree_sitter.Node | None:
+    """The first named child of one of these types: how a form finds the part it reads
+    when the grammar gives that part no field name."""
+    return next((child for child in node.named_children if child.type in types), None)
+
+
 def spans_lines(node: tree_sitter.Node) -> bool:
     """A value written over several lines: what makes a named value a definition worth
     its own chunk (a one-line value stays with the code around it)."""
@@ -67,8 +73,8 @@ def declared_name(language: str, node: tree_sitter.Node) -> str | None:
     if language == "csharp" and node.type == "conversion_operator_declaration":
         return f"operator {node_text(node.child_by_field_name('type'))}"
     if language == "php" and node.type == "const_declaration":
-        element = next((c for c in node.named_children if c.type == "const_element"), None)
-        name = element and next((c for c in element.named_children if c.type == "name"), None)
+        element = first_child(node, "const_element")
+        name = element and first_child(element, "name")
         return node_text(name)[:120]
     return None
 
@@ -96,7 +102,7 @@ def name_of(node: tree_sitter.Node) -> str:
             declarator = _inner_declarator(declarator)
         name = declarator
     if name is None and node.type == "function":  # Haskell: x // f = .., a `op` b = ..
-        infix = next((c for c in node.named_children if c.type == "infix"), None)
+        infix = first_child(node, "infix")
         operator = infix.child_by_field_name("operator") if infix is not None else None
         if operator is not None:
             return node_text(operator).strip().strip("`").strip()[:120]

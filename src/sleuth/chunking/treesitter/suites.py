@@ -8,7 +8,7 @@ import tree_sitter
 
 from ..base import TEST_MODULES
 from ..parser_copy import C_STRING, CATCH_MACROS, CATCH_TEST
-from .nodes import JS_FUNCTION_VALUES, node_text
+from .nodes import JS_FUNCTION_VALUES, first_child, node_text
 
 #: Nodes that hold an object's or a class's members, in the grammars that define tests
 #: by calls (``test(..)``, ``it(..)``).
@@ -123,7 +123,7 @@ def test_name(node: tree_sitter.Node) -> str:
         named = parameters.named_children if parameters is not None else []
         words = [" ".join(node_text(parameter).split()) for parameter in named]
         return f"test {'.'.join(words)}"[:120] if words else "test"
-    label = next((c for c in node.named_children if c.type in ("string", "identifier")), None)
+    label = first_child(node, "string", "identifier")
     return f"test {node_text(label)}"[:120] if label is not None else "test"
 
 
