@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import tree_sitter
 
@@ -53,6 +54,37 @@ from .suites import (
     symbol_names,
     test_name,
 )
+
+
+class _Span(NamedTuple):
+    """A piece of the file to emit as a chunk: its rows (0-based, inclusive), what names
+    it and its parent. A namespace around one type (``_wrapped_type``) also gives the row
+    its name is defined on and the parent to show; joining goes by ``parent``."""
+
+    start: int
+    end: int
+    kind: str
+    name: str
+    parent: str
+    names: list[str]
+    named_at: int | None = None
+    shown: str | None = None
+
+
+@dataclass(slots=True)
+class _Piece:
+    """A chunk being built by ``_Chunker._merge``: a span and the tiny neighbours joined
+    to it. ``tail``: the piece is the last of a definition cut in pieces."""
+
+    start: int
+    end: int
+    kind: str
+    name: str
+    parent: str
+    names: list[str]
+    named_at: int
+    tail: bool
+    shown: str
 
 
 @dataclass
@@ -311,11 +343,11 @@ class _Chunker:
     def chunks(self, root: tree_sitter.Node) -> list[Chunk]:
         self.cuts.update(c.start_point.row for c in root.named_children)
         self.cuts.update(i for i, line in enumerate(self.lines) if not line.strip())
-        out: list[tuple[int, int, str, str, str, list[str]]] = []
+        out: list[_Span] = []
         top = self.find(root)
         self._cut_rows = sorted(self.cuts)
         self._emit_region(0, len(self.lines) - 1, top, "block", "", "", out)
-        out.sort(key=lambda c: c[0])
+        out.sort(key=lambda span: span.start)
         return self._merge(out)
 
     def _emit_region(
@@ -326,7 +358,7 @@ class _Chunker:
         kind: str,
         name: str,
         parent: str,
-        out: list,
+        out: list[_Span],
     ) -> None:
         """Emit children, then the region's uncovered lines as pieces of the region itself."""
         covered = start
@@ -338,7 +370,7 @@ class _Chunker:
         if covered <= end:
             self._emit_lines(covered, end, kind, name, parent, out)
 
-    def _emit_def(self, d: _Def, parent: str, out: list) -> None:
+    def _emit_def(self, d: _Def, parent: str, out: list[_Span]) -> None:
         parent = d.owner or parent
         if d.end - d.start + 1 <= config.CHUNK_MAX_LINES:
             wrapped = _wrapped_type(d)
@@ -348,17 +380,19 @@ class _Chunker:
                 # (shown under the namespace; merged with its neighbours as the namespace)
                 inner, space = wrapped
                 names = symbol_names(inner.kind, inner.name)
-                span = (d.start, d.end, inner.kind, inner.name, parent, names)
-                out.append((*span, inner.start, space))
+                out.append(
+                    _Span(d.start, d.end, inner.kind, inner.name, parent, names, inner.start, space)
+                )
                 return
-            out.append((d.start, d.end, d.kind, d.name, parent, symbol_names(d.kind, d.name)))
+            names = symbol_names(d.kind, d.name)
+            out.append(_Span(d.start, d.end, d.kind, d.name, parent, names))
         elif d.children:
             self._emit_region(d.start, d.end, d.children, d.kind, d.name, parent, out)
         else:
             self._emit_lines(d.start, d.end, d.kind, d.name, parent, out)
 
     def _emit_lines(
-        self, start: int, end: int, kind: str, name: str, parent: str, out: list
+        self, start: int, end: int, kind: str, name: str, parent: str, out: list[_Span]
     ) -> None:
         """Pieces of at most CHUNK_MAX_LINES, cut at statement boundaries where possible."""
         while start <= end and not self.lines[start].strip():
@@ -375,82 +409,92 @@ class _Chunker:
             cut = self._cut_rows[at] if at >= 0 else start + limit
             if cut <= start + config.CHUNK_MIN_LINES:
                 cut = start + limit
-            out.append((start, cut - 1, kind, name, parent, names))
+            out.append(_Span(start, cut - 1, kind, name, parent, names))
             start = cut
-        out.append((start, end, kind, name, parent, names))
+        out.append(_Span(start, end, kind, name, parent, names))
 
-    def _merge(self, spans: list) -> list[Chunk]:
-        """Tiny neighbours join (see the rules below). Each merged entry is [start, end,
-        kind, name, parent, names, the line its name's definition starts on, whether
-        that piece is the tail of a definition cut in pieces, the parent shown]. A span
-        may carry the line its name is defined on and the parent to show (a namespace
-        around one type: ``_wrapped_type``); joining goes by its own parent."""
-        merged: list[list] = []
-        before = None
+    def _merge(self, spans: list[_Span]) -> list[Chunk]:
+        """Tiny neighbours join (see the rules below), into ``_Piece``s."""
+        merged: list[_Piece] = []
+        before: _Span | None = None
         for span in spans:
-            start, end, kind, name, parent, names = span[:6]
-            named_at = span[6] if len(span) > 6 else start
-            shown = span[7] if len(span) > 7 else parent
+            start, end, kind, name, parent, names, _, _ = span
+            named_at = span.named_at if span.named_at is not None else start
+            shown = span.shown if span.shown is not None else parent
             # the last piece of a long definition cut in pieces: it names no merged chunk
             # that a definition starts in (``parse_frames``' closing lines before ``apply``)
-            tail = bool(name) and before is not None and before[2:4] == (kind, name)
+            tail = bool(name) and before is not None and (before.kind, before.name) == (kind, name)
             before = span
             if merged and self._heading(merged[-1], start, name):
                 # a section's heading comment (``## Validations``) titles what follows
-                first = merged[-1][0]
-                merged[-1] = [first, end, kind, name, parent, list(names), named_at, tail, shown]
+                first = merged[-1].start
+                merged[-1] = _Piece(
+                    first, end, kind, name, parent, list(names), named_at, tail, shown
+                )
                 continue
             if merged:
                 prev = merged[-1]
                 tiny = (
                     end - start + 1 < config.CHUNK_MIN_LINES
-                    or prev[1] - prev[0] + 1 < config.CHUNK_MIN_LINES
+                    or prev.end - prev.start + 1 < config.CHUNK_MIN_LINES
                 )
                 # siblings, or a container's own lines next to one of its members
-                related = prev[4] == parent or (name and prev[4] == name) or prev[3] == parent
+                related = (
+                    prev.parent == parent or (name and prev.parent == name) or prev.name == parent
+                )
                 # a test does not join the code it tests: it ranks as a test
                 if (
                     tiny
                     and related
                     and self._test_span(prev) == self._test_span(span)
-                    and start - prev[1] <= 2
-                    and end - prev[0] + 1 <= config.CHUNK_MAX_LINES
+                    and start - prev.end <= 2
+                    and end - prev.start + 1 <= config.CHUNK_MAX_LINES
                 ):
-                    prev[1] = end
-                    if name and (not prev[3] or (prev[7] and not tail)):
-                        prev[2:5], prev[6:9] = [kind, name, parent], [named_at, tail, shown]
-                    prev[5] = prev[5] + [n for n in names if n not in prev[5]]
+                    prev.end = end
+                    if name and (not prev.name or (prev.tail and not tail)):
+                        prev.kind, prev.name, prev.parent = kind, name, parent
+                        prev.named_at, prev.tail, prev.shown = named_at, tail, shown
+                    prev.names = prev.names + [n for n in names if n not in prev.names]
                     continue
-            merged.append([start, end, kind, name, parent, list(names), named_at, tail, shown])
+            merged.append(
+                _Piece(start, end, kind, name, parent, list(names), named_at, tail, shown)
+            )
         chunks = []
-        for start, end, kind, name, _, names, named_at, _, parent in merged:
+        for piece in merged:
+            start, end, name = piece.start, piece.end, piece.name
             text = "\n".join(self.lines[start : end + 1])
-            signature = signature_of("\n".join(self.lines[named_at : end + 1])) if name else ""
-            chunks.append(Chunk(start + 1, end + 1, kind, text, name, parent, signature, names))
+            signature = (
+                signature_of("\n".join(self.lines[piece.named_at : end + 1])) if name else ""
+            )
+            chunks.append(
+                Chunk(
+                    start + 1, end + 1, piece.kind, text, name, piece.shown, signature, piece.names
+                )
+            )
         return chunks
 
-    def _test_span(self, span: list | tuple) -> bool:
+    def _test_span(self, span: _Span | _Piece) -> bool:
         """Whether a span is test code, which does not join the code beside it: a test
         block, Rust's ``mod tests`` and its members, a Rust function under ``#[test]``
         (whose attributes open its span), a Haskell QuickCheck property."""
-        start, end, kind, name, parent = span[:5]
+        start, end, kind, name, parent = span.start, span.end, span.kind, span.name, span.parent
         if is_test(kind, name, parent) or (self.language == "haskell" and quickcheck(name)):
             return True
         if self.language != "rust" or kind != "function":
             return False
         return rust_test_function("\n".join(self.lines[start : end + 1]))
 
-    def _heading(self, prev: list, start: int, name: str) -> bool:
+    def _heading(self, prev: _Piece, start: int, name: str) -> bool:
         """Whether ``prev`` is a container's few lines of comment alone, just above the
         definition ``name`` that starts at ``start``: a section heading (``## Validations``,
         ``// MARK: - Helpers``), which as a chunk of its own matched every question about
         its section and answered none."""
-        first, last = prev[0], prev[1]
+        first, last = prev.start, prev.end
         return (
             bool(name)
             and last - first + 1 < config.CHUNK_MIN_LINES
             and 0 < start - last <= 2
-            and prev[3] != name
+            and prev.name != name
             and all(
                 not line.strip() or _COMMENT_LINE.match(line)
                 for line in self.lines[first : last + 1]
