@@ -12,7 +12,6 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
 
 import tree_sitter
 
@@ -56,10 +55,13 @@ from .suites import (
 )
 
 
-class _Span(NamedTuple):
+@dataclass(slots=True)
+class _Span:
     """A piece of the file to emit as a chunk: its rows (0-based, inclusive), what names
     it and its parent. A namespace around one type (``_wrapped_type``) also gives the row
-    its name is defined on and the parent to show; joining goes by ``parent``."""
+    its name is defined on and the parent to show; joining goes by ``parent``. In
+    ``_Chunker._merge`` a span grows by the tiny neighbours joined to it; ``tail``: it is
+    the last piece of a definition cut in pieces."""
 
     start: int
     end: int
@@ -69,22 +71,7 @@ class _Span(NamedTuple):
     names: list[str]
     named_at: int | None = None
     shown: str | None = None
-
-
-@dataclass(slots=True)
-class _Piece:
-    """A chunk being built by ``_Chunker._merge``: a span and the tiny neighbours joined
-    to it. ``tail``: the piece is the last of a definition cut in pieces."""
-
-    start: int
-    end: int
-    kind: str
-    name: str
-    parent: str
-    names: list[str]
-    named_at: int
-    tail: bool
-    shown: str
+    tail: bool = False
 
 
 @dataclass
@@ -414,11 +401,12 @@ class _Chunker:
         out.append(_Span(start, end, kind, name, parent, names))
 
     def _merge(self, spans: list[_Span]) -> list[Chunk]:
-        """Tiny neighbours join (see the rules below), into ``_Piece``s."""
-        merged: list[_Piece] = []
+        """Tiny neighbours join (see the rules below)."""
+        merged: list[_Span] = []
         before: _Span | None = None
         for span in spans:
-            start, end, kind, name, parent, names, _, _ = span
+            start, end, kind, name, parent = span.start, span.end, span.kind, span.name, span.parent
+            names = span.names
             named_at = span.named_at if span.named_at is not None else start
             shown = span.shown if span.shown is not None else parent
             # the last piece of a long definition cut in pieces: it names no merged chunk
@@ -428,8 +416,8 @@ class _Chunker:
             if merged and self._heading(merged[-1], start, name):
                 # a section's heading comment (``## Validations``) titles what follows
                 first = merged[-1].start
-                merged[-1] = _Piece(
-                    first, end, kind, name, parent, list(names), named_at, tail, shown
+                merged[-1] = _Span(
+                    first, end, kind, name, parent, list(names), named_at, shown, tail
                 )
                 continue
             if merged:
@@ -456,9 +444,7 @@ class _Chunker:
                         prev.named_at, prev.tail, prev.shown = named_at, tail, shown
                     prev.names = prev.names + [n for n in names if n not in prev.names]
                     continue
-            merged.append(
-                _Piece(start, end, kind, name, parent, list(names), named_at, tail, shown)
-            )
+            merged.append(_Span(start, end, kind, name, parent, list(names), named_at, shown, tail))
         chunks = []
         for piece in merged:
             start, end, name = piece.start, piece.end, piece.name
@@ -473,7 +459,7 @@ class _Chunker:
             )
         return chunks
 
-    def _test_span(self, span: _Span | _Piece) -> bool:
+    def _test_span(self, span: _Span) -> bool:
         """Whether a span is test code, which does not join the code beside it: a test
         block, Rust's ``mod tests`` and its members, a Rust function under ``#[test]``
         (whose attributes open its span), a Haskell QuickCheck property."""
@@ -484,7 +470,7 @@ class _Chunker:
             return False
         return rust_test_function("\n".join(self.lines[start : end + 1]))
 
-    def _heading(self, prev: _Piece, start: int, name: str) -> bool:
+    def _heading(self, prev: _Span, start: int, name: str) -> bool:
         """Whether ``prev`` is a container's few lines of comment alone, just above the
         definition ``name`` that starts at ``start``: a section heading (``## Validations``,
         ``// MARK: - Helpers``), which as a chunk of its own matched every question about
