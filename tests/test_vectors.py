@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from sleuth import config
+from sleuth.store import vectors as vectors_module
 from sleuth.store.vectors import VectorStore, graph_path
 
 
@@ -116,3 +117,23 @@ def test_an_index_run_builds_the_graph_after_its_commit(
     store = VectorStore(vectors_file)
     store.load()
     assert store._graph is not None
+
+
+def test_a_scan_split_over_two_threads_answers_exactly_as_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The daemon splits a large exact scan in halves (``SCAN_THREADS``): the same hits,
+    in the same order, with the same similarities as one product over all rows."""
+    path = tmp_path / "vectors.npy"
+    keys, vectors = np.arange(3001) * 7, _unit(3001, 9)
+    VectorStore.save(path, keys, vectors)
+    store = VectorStore(path)
+    store.load()
+    queries = _unit(20, 10)
+    whole = [store.search(query, 50) for query in queries]
+    monkeypatch.setattr(vectors_module, "SPLIT_SCAN_ROWS", 1000)
+    monkeypatch.setattr(vectors_module, "SCAN_THREADS", 2)
+    split = [store.search(query, 50) for query in queries]
+    assert split == whole
+    # and the split is taken: the second half is computed on the scan thread
+    assert vectors_module._scan_pool()._threads

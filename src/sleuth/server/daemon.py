@@ -147,6 +147,16 @@ def _bind_unix(sock: socket.socket, path: Path) -> None:
         os.umask(old_umask)
 
 
+def _split_large_scans() -> None:
+    """numpy's BLAS runs one thread per product in the daemon (`sleuth serve` pins it
+    before numpy loads): a large exact vector scan is then split over two threads by
+    sleuth itself, unless ``SLEUTH_THREADS=1`` asks for one (``vectors.SCAN_THREADS``)."""
+    from ..store import vectors
+
+    if os.environ.get("OPENBLAS_NUM_THREADS") == "1" and os.environ.get("SLEUTH_THREADS") != "1":
+        vectors.SCAN_THREADS = 2
+
+
 def serve(options: ServeOptions) -> None:
     """Run the daemon in this process until SIGINT or SIGTERM."""
     import uvicorn
@@ -170,6 +180,7 @@ def serve(options: ServeOptions) -> None:
         if not is_loopback(host):
             log.warning("serving %s beyond this machine: anyone with the token can read it", host)
     check_free(roots)
+    _split_large_scans()
     for root in roots:
         Layout(root).create()
     directory = Layout(roots[0]).directory
