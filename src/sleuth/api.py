@@ -543,7 +543,7 @@ class Index:
             asked, plan = plan.text, respelled.plan
         # The tier is chosen before the read view opens, so the query vector and the
         # chunk vectors it is compared with always come from the same model.
-        tier, vectors = self._semantic_tier(meta.chunk_count())
+        tier, vectors = self._semantic_tier(meta.committed_chunk_count())
         vector = None
         if mode != "lexical" and len(vectors) and not plan.lookup:
             vector = self._query_vector(plan, tier)
@@ -600,7 +600,7 @@ class Index:
         if not self.exists():
             return False
         meta = self._open()
-        tier, vectors = self._semantic_tier(meta.chunk_count())
+        tier, vectors = self._semantic_tier(meta.committed_chunk_count())
         return tier == "deep" and len(vectors) > 0
 
     def _search_in_view(
@@ -621,7 +621,7 @@ class Index:
         assert self._static_vectors is not None
         vectors = self._static_vectors if tier == "static" else self._vectors
         vectors.load()
-        chunk_count = meta.chunk_count()
+        chunk_count = meta.committed_chunk_count()
         embedded = len(vectors)
         fraction = min(1.0, embedded / chunk_count) if chunk_count else 0.0
         used = mode
