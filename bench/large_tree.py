@@ -26,7 +26,7 @@ import tarfile
 import time
 from pathlib import Path
 
-from common import emit, percentile
+from common import bench_module, emit, percentile
 
 HERE = Path(__file__).resolve().parent
 BENCH = HERE.parent.parent / "shared" / "bench"
@@ -55,23 +55,26 @@ REPOSITORIES = [
 ]
 
 
-def export(mirrors: Path, tree: Path) -> None:
-    """Each mirror's newest commit into ``tree/<name>`` (kept when already there). Blobs a
-    mirror lacks (large files it was fetched without) end that repository's export early."""
+def export(mirrors: Path, tree: Path, bench_dir: Path) -> None:
+    """Each mirror's newest commit into ``tree/<name>`` (kept when already there), found
+    as the benchmark's ``prepare.py`` finds mirrors. Blobs a mirror lacks (large files it
+    was fetched without) end that repository's export early."""
+    prepare = bench_module(bench_dir, "prepare")
     for mirror in REPOSITORIES:
-        target = tree / mirror.split("+", 1)[1]
-        if target.is_dir():
+        owner, name = mirror.split("+", 1)
+        target = tree / name
+        git_dir = prepare.find_git_dir(mirrors, f"https://github.com/{owner}/{name}")
+        if target.is_dir() or git_dir is None:
+            if git_dir is None:
+                print(f"{mirror}: no mirror under {mirrors}", file=sys.stderr)
             continue
-        git_dirs = sorted((mirrors / mirror).glob("*.git")) or [mirrors / mirror]
+        archive = prepare.git(git_dir, "archive", "HEAD").stdout
         target.mkdir(parents=True)
-        archive = subprocess.run(
-            ["git", "--git-dir", str(git_dirs[0]), "archive", "HEAD"], capture_output=True
-        )
-        with tarfile.open(fileobj=_Buffer(archive.stdout), mode="r|") as tar:
-            try:
+        try:
+            with tarfile.open(fileobj=_Buffer(archive), mode="r|") as tar:
                 tar.extractall(target, filter="data")
-            except (tarfile.ReadError, EOFError):
-                print(f"{mirror}: archive ended early (missing blobs)", file=sys.stderr)
+        except (tarfile.ReadError, EOFError):
+            print(f"{mirror}: archive ended early (missing blobs)", file=sys.stderr)
 
 
 class _Buffer:
@@ -137,7 +140,7 @@ def main() -> None:
         print(json.dumps(measure(args.tree, args.bench_dir)))
         return
     if args.mirrors:
-        export(args.mirrors, args.tree)
+        export(args.mirrors, args.tree, args.bench_dir)
     from sleuth.api import Index
 
     begin = time.perf_counter()
