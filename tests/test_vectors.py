@@ -137,3 +137,20 @@ def test_a_scan_split_over_two_threads_answers_exactly_as_one(
     assert split == whole
     # and the split is taken: the second half is computed on the scan thread
     assert vectors_module._scan_pool()._threads
+
+
+def test_a_zero_query_is_close_to_nothing_with_or_without_a_graph(
+    tmp_path: Path, small_threshold: None
+) -> None:
+    """The static table gives a question of unknown words a zero vector, and a chunk of
+    such words too: every chunk is equally far (similarity 0), where the graph's cosine
+    called the zero chunk identical to the zero question."""
+    path = tmp_path / "vectors.npy"
+    vectors = _unit(2000, 11)
+    vectors[7] = 0.0
+    VectorStore.save(path, np.arange(2000), vectors)
+    store = VectorStore(path)
+    store.load()
+    assert store._graph is not None
+    hits = store.search(np.zeros(32, dtype=np.float32), 20)
+    assert len(hits) == 20 and {similarity for _, similarity in hits} == {0.0}

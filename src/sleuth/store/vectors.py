@@ -185,7 +185,9 @@ class VectorStore:
         if not len(self.keys):
             return []
         query = query.astype(np.float32)
-        if self._graph is None:
+        # A query of words the static table has no rows for is a zero vector, as far from
+        # every chunk as from any other; the graph's cosine calls it identical to some.
+        if self._graph is None or not query.any():
             return self._exact(query, np.arange(len(self.keys)), limit)
         matches = self._graph.search(query, min(limit, len(self._graph)))
         found = np.asarray(matches.keys, dtype=np.int64)
