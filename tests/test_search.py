@@ -10,6 +10,7 @@ from sleuth import Index, QueryError, config
 from sleuth.embedding.runner import publish_vectors
 from sleuth.generated import generated_by_content
 from sleuth.languages import language_for
+from sleuth.locales import translated, translation_folders
 from sleuth.results import OtherHit, other_hit_text, result_of
 from sleuth.search import rank
 from sleuth.search.classify import (
@@ -2795,3 +2796,72 @@ def test_a_question_in_words_is_answered_by_code_before_a_declaration_without_bo
     assert rank.body_less("// Retries. {@link Upload}\nUpload retry(int n); // at most 3")
     assert not rank.body_less("public int Attempts() => attempts;")  # C#: a body
     assert not rank.body_less("int retry(int attempts) {\n    return attempts;\n}")
+
+
+_DEPENDENCY_CODE = (
+    "```python\ndef get_db():\n    db = Session()\n    try:\n        yield db\n"
+    "    finally:\n        db.close()  # dependencies with yield are cleaned up here\n```\n"
+)
+
+
+def test_translated_docs_rank_below_the_original_for_a_question_in_english(
+    tmp_path: Path,
+) -> None:
+    """Docs translated into other languages (``docs/de/``, ``docs/ru/``) repeat the
+    original's code examples; an English question is answered by the original page, a
+    question in the translation's own language by the translation."""
+    english = (
+        "# Dependencies with yield\n\nA dependency can do extra steps after the request is "
+        "finished: use yield instead of return, and write the extra steps after it.\n\n"
+        + _DEPENDENCY_CODE
+    )
+    files = {"docs/en/docs/dependencies.md": english}
+    for language in ("ru", "ja"):
+        files[f"docs/{language}/docs/dependencies.md"] = "# yield\n\n" + _DEPENDENCY_CODE
+    files["docs/de/docs/dependencies.md"] = (
+        "# Abhängigkeiten mit yield\n\nAbhängigkeiten mit yield werden aufgeräumt.\n\n"
+        + _DEPENDENCY_CODE
+    )
+    index = Index(_write(tmp_path, files))
+    results = index.search("how are dependencies with yield cleaned up").results
+    assert results[0].path == "docs/en/docs/dependencies.md"
+    german = index.search("Wie werden Abhängigkeiten mit yield aufgeräumt").results
+    assert german[0].path == "docs/de/docs/dependencies.md"
+
+
+def test_the_translation_prior_lowers_translated_docs_for_a_question_in_ascii() -> None:
+    """At equal scores before the priors, the original page of the docs keeps its score
+    and its translation takes ``PRIORS["translation"]``; a question with accents or in
+    another script leaves both alike."""
+
+    def scored() -> list[Scored]:
+        return [
+            Scored(ChunkRow(i, path, "markdown", 1, 9, "section", "", "", "", "", "", ""), 1.0)
+            for i, path in enumerate(["docs/en/deps.md", "docs/ru/deps.md"])
+        ]
+
+    folders = frozenset({"docs/ru/"})
+    english = scored()
+    rank.apply_priors(classify("dependencies with yield"), english, {}, translations=folders)
+    assert english[1].score == pytest.approx(english[0].score * rank.PRIORS["translation"])
+    assert rank.PRIORS["translation"] < 1.0
+    other = scored()
+    rank.apply_priors(classify("зависимости с yield"), other, {}, translations=folders)
+    assert other[1].score == pytest.approx(other[0].score)
+
+
+def test_translation_folders_are_told_by_their_language_siblings() -> None:
+    paths = [
+        "docs/en/index.md",
+        "docs/pt-BR/index.md",
+        "docs/zh-hant/index.md",
+        "website/i18n/ja/docs/intro.md",
+        "src/io/read.rs",
+        "src/os/path.rs",
+        "guide/zh/intro.md",
+    ]
+    folders = translation_folders(paths)
+    assert folders == {"docs/pt-BR/", "docs/zh-hant/", "website/i18n/ja/"}
+    assert translated("docs/pt-BR/index.md", folders)
+    assert not translated("docs/en/index.md", folders)
+    assert not translated("src/io/read.rs", folders)

@@ -188,7 +188,7 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
         )
     scored = fuse(plan, lexical_hits, semantic_hits, rows, mode, static_hits)
     definitions = _definitions(plan, meta, rows)
-    apply_priors(plan, scored, definitions, meta.generated_paths())
+    apply_priors(plan, scored, definitions, meta.generated_paths(), meta.translation_folders())
     apply_coverage(plan, scored, meta.file_terms)
     apply_verbatim(plan, scored, meta.chunks_holding)
     longer_first(plan, scored)

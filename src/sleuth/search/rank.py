@@ -19,6 +19,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..languages import DATA_LANGUAGES, DOC_LANGUAGES
+from ..locales import translated
 from ..store.lexical import FIELD_BOOSTS
 from ..store.meta import ChunkRow, DefinitionSpan
 from ..tokens import bare_name, names_path, short_name, split_identifier
@@ -90,6 +91,9 @@ PRIORS = {
     # release notes (CHANGELOG.md, CHANGES.rst, HISTORY): a line for every change says
     # the words of every question, but answers one about releases only
     "release_notes": 0.5,
+    # documentation translated from English (``docs/ru/``, ``i18n/ja/``: ``locales``),
+    # for a question written in ASCII: the original page answers it, not its copies
+    "translation": 0.3,
     # data and configuration files (JSON, YAML, TOML, XML), and recorded test data
     # (snapshots, screenshots, fixtures as text), for a question in words that does not
     # ask for configuration or data: CI workflows and fixtures say many words
@@ -322,9 +326,11 @@ def apply_priors(
     scored: list[Scored],
     definitions: dict[str, list[DefinitionSpan]],
     generated: frozenset[str] = frozenset(),
+    translations: frozenset[str] = frozenset(),
 ) -> None:
     """Each candidate's score times its priors (``PRIORS``); ``generated``: the paths of
-    files whose first lines say a tool wrote them."""
+    files whose first lines say a tool wrote them; ``translations``: the folders of
+    translated docs (``locales.translation_folders``)."""
     names = plan.symbol_names
     exact = plan.exact_names
     terms = tuple(plan.terms)
@@ -340,6 +346,8 @@ def apply_priors(
         short_name(span.name) in exact for spans in definitions.values() for span in spans
     )
     asks_data = plan.kind == "identifier" or _ASKS_DATA.search(plan.text) is not None
+    # a question in another script or with accents may be asked in a translation's language
+    translations = translations if plan.text.isascii() else frozenset()
     # the candidates share files: what a path tells is worked out once per path
     span_paths = _span_paths(names, definitions)
     path_words_named: dict[str, tuple[float, bool]] = {}
@@ -375,6 +383,8 @@ def apply_priors(
                 factor *= PRIORS["tests"]
         elif category == "docs":
             factor *= PRIORS["asked_for"] if plan.wants_docs else PRIORS["docs"]
+            if translated(row.path, translations):
+                factor *= PRIORS["translation"]
         # (a block of `pub use` lines that re-exports the name asked for is its answer)
         if (
             row.kind == "block"

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar
 import numpy as np
 
 from ..errors import IndexCorrupt, SleuthError
+from ..locales import translation_folders
 from ..tokens import (
     code_terms_text,
     path_suffixes,
@@ -297,6 +298,16 @@ class MetaStore:
         with self.lock:
             return self._once_per_commit(
                 "generated", lambda: frozenset(path for (path,) in self.db.execute(query))
+            )
+
+    def translation_folders(self) -> frozenset[str]:
+        """The folders of translated docs (``locales.translation_folders``) among the
+        indexed files, kept in memory until the next commit: every search reads them."""
+        query = "SELECT path FROM files WHERE skip_reason IS NULL"
+        with self.lock:
+            return self._once_per_commit(
+                "translations",
+                lambda: translation_folders(path for (path,) in self.db.execute(query)),
             )
 
     def replace_skipped(self, skipped: Iterable[tuple[str, str]]) -> None:
