@@ -33,6 +33,7 @@ _TRANSLATED_INTO = (
 )
 _COMMON = frozenset(_TRANSLATED_INTO.split())
 _LANGUAGE_FOLDER = re.compile(r"([a-z]{2})(?:[-_][A-Za-z]{2,4})?")
+_NAME_LENGTHS = frozenset({2, 5, 6, 7})
 #: Folders that hold nothing but translations, one language each.
 _TRANSLATION_PARENTS = frozenset(
     {"i18n", "l10n", "locale", "locales", "translations", "lang", "langs", "languages"}
@@ -49,10 +50,11 @@ def translation_folders(paths: Iterable[str]) -> frozenset[str]:
     """The folders (``docs/ru/``, with their trailing slash) holding a translation, among
     the folders of these file paths."""
     children: dict[str, set[str]] = defaultdict(set)
-    for path in paths:
-        parts = path.split("/")[:-1]
+    for folder in {path.rpartition("/")[0] for path in paths}:  # files share folders
+        parts = folder.split("/")
         for depth, name in enumerate(parts):
-            if _language(name) is not None:
+            # (a language folder's name is 2 letters, or 5 to 7 with its region)
+            if len(name) in _NAME_LENGTHS and _language(name) is not None:
                 children["/".join(parts[:depth])].add(name)
     found = set()
     for parent, names in children.items():
