@@ -405,46 +405,55 @@ class _Chunker:
         merged: list[_Span] = []
         before: _Span | None = None
         for span in spans:
-            start, end, kind, name, parent = span.start, span.end, span.kind, span.name, span.parent
-            names = span.names
-            named_at = span.named_at if span.named_at is not None else start
-            shown = span.shown if span.shown is not None else parent
+            name = span.name
             # the last piece of a long definition cut in pieces: it names no merged chunk
             # that a definition starts in (``parse_frames``' closing lines before ``apply``)
-            tail = bool(name) and before is not None and (before.kind, before.name) == (kind, name)
+            tail = (
+                bool(name)
+                and before is not None
+                and (before.kind, before.name) == (span.kind, name)
+            )
+            piece = replace(
+                span,
+                names=list(span.names),
+                named_at=span.start if span.named_at is None else span.named_at,
+                shown=span.parent if span.shown is None else span.shown,
+                tail=tail,
+            )
             before = span
-            if merged and self._heading(merged[-1], start, name):
+            if merged and self._heading(merged[-1], piece.start, name):
                 # a section's heading comment (``## Validations``) titles what follows
-                first = merged[-1].start
-                merged[-1] = _Span(
-                    first, end, kind, name, parent, list(names), named_at, shown, tail
-                )
+                piece.start = merged[-1].start
+                merged[-1] = piece
                 continue
             if merged:
                 prev = merged[-1]
                 tiny = (
-                    end - start + 1 < config.CHUNK_MIN_LINES
+                    piece.end - piece.start + 1 < config.CHUNK_MIN_LINES
                     or prev.end - prev.start + 1 < config.CHUNK_MIN_LINES
                 )
                 # siblings, or a container's own lines next to one of its members
                 related = (
-                    prev.parent == parent or (name and prev.parent == name) or prev.name == parent
+                    prev.parent == piece.parent
+                    or (name and prev.parent == name)
+                    or prev.name == piece.parent
                 )
                 # a test does not join the code it tests: it ranks as a test
                 if (
                     tiny
                     and related
-                    and self._test_span(prev) == self._test_span(span)
-                    and start - prev.end <= 2
-                    and end - prev.start + 1 <= config.CHUNK_MAX_LINES
+                    and self._test_span(prev) == self._test_span(piece)
+                    and piece.start - prev.end <= 2
+                    and piece.end - prev.start + 1 <= config.CHUNK_MAX_LINES
                 ):
-                    prev.end = end
+                    names = prev.names + [n for n in piece.names if n not in prev.names]
                     if name and (not prev.name or (prev.tail and not tail)):
-                        prev.kind, prev.name, prev.parent = kind, name, parent
-                        prev.named_at, prev.tail, prev.shown = named_at, tail, shown
-                    prev.names = prev.names + [n for n in names if n not in prev.names]
+                        # the joined chunk is named for the newcomer
+                        merged[-1] = replace(piece, start=prev.start, names=names)
+                    else:
+                        prev.end, prev.names = piece.end, names
                     continue
-            merged.append(_Span(start, end, kind, name, parent, list(names), named_at, shown, tail))
+            merged.append(piece)
         chunks = []
         for piece in merged:
             start, end, name = piece.start, piece.end, piece.name
