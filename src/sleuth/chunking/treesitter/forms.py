@@ -553,11 +553,10 @@ def haskell_names(signature: tree_sitter.Node, definition: tree_sitter.Node) -> 
     pattern synonym's signature, the name of the synonym below it)."""
     if signature.type == "pattern_synonym" and definition.type == "pattern_synonym":
         typed = first_child(signature, "signature")
-        equation = first_child(definition, "equation")
-        if typed is None or equation is None:
-            return False
-        name = pattern_synonym_name(equation)
-        return name is not None and pattern_synonym_name(typed) == name
+        defined = _haskell_pattern_synonym(definition)
+        return (
+            typed is not None and defined is not None and pattern_synonym_name(typed) == defined[1]
+        )
     declared = {node_text(c) for c in signature.named_children if c.type == "variable"}
     name = definition.child_by_field_name("name") or first_child(definition, "variable")
     return name is not None and node_text(name) in declared
