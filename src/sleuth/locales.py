@@ -49,21 +49,22 @@ def _language(name: str) -> str | None:
 def translation_folders(paths: Iterable[str]) -> frozenset[str]:
     """The folders (``docs/ru/``, with their trailing slash) holding a translation, among
     the folders of these file paths."""
-    children: dict[str, set[str]] = defaultdict(set)
+    #: parent folder -> its language folders' names -> their languages
+    children: dict[str, dict[str, str]] = defaultdict(dict)
     for folder in {path.rpartition("/")[0] for path in paths}:  # files share folders
         parts = folder.split("/")
         for depth, name in enumerate(parts):
             # (a language folder's name is 2 letters, or 5 to 7 with its region)
-            if len(name) in _NAME_LENGTHS and _language(name) is not None:
-                children["/".join(parts[:depth])].add(name)
+            language = _language(name) if len(name) in _NAME_LENGTHS else None
+            if language is not None:
+                children["/".join(parts[:depth])][name] = language
     found = set()
-    for parent, names in children.items():
-        languages = {_language(name) for name in names}
+    for parent, languages in children.items():
         kept_for_them = parent.rsplit("/", 1)[-1].lower() in _TRANSLATION_PARENTS
-        if not kept_for_them and (len(names) < 2 or languages.isdisjoint(_COMMON)):
+        if not kept_for_them and (len(languages) < 2 or _COMMON.isdisjoint(languages.values())):
             continue
         prefix = f"{parent}/" if parent else ""
-        found.update(f"{prefix}{name}/" for name in names if _language(name) != "en")
+        found.update(f"{prefix}{name}/" for name, language in languages.items() if language != "en")
     return frozenset(found)
 
 
