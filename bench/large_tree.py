@@ -17,6 +17,7 @@ the daemon's setting (``sleuth serve`` pins numpy's BLAS to one thread per produ
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import statistics
@@ -71,22 +72,10 @@ def export(mirrors: Path, tree: Path, bench_dir: Path) -> None:
         archive = prepare.git(git_dir, "archive", "HEAD").stdout
         target.mkdir(parents=True)
         try:
-            with tarfile.open(fileobj=_Buffer(archive), mode="r|") as tar:
+            with tarfile.open(fileobj=io.BytesIO(archive), mode="r|") as tar:
                 tar.extractall(target, filter="data")
         except (tarfile.ReadError, EOFError):
             print(f"{mirror}: archive ended early (missing blobs)", file=sys.stderr)
-
-
-class _Buffer:
-    """A bytes object read as a stream (``tarfile`` in stream mode)."""
-
-    def __init__(self, data: bytes) -> None:
-        self.data, self.at = data, 0
-
-    def read(self, size: int = -1) -> bytes:
-        end = len(self.data) if size < 0 else self.at + size
-        part, self.at = self.data[self.at : end], min(end, len(self.data))
-        return part
 
 
 def measure(tree: Path, bench_dir: Path) -> dict:
