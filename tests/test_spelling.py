@@ -4,12 +4,14 @@ say so."""
 from __future__ import annotations
 
 import json
+import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from sleuth import Index
-from sleuth.search.spelling import slips
+from sleuth.search.spelling import _letters_apart, slips
 
 from .conftest import git_init, run_cli, write_tree
 
@@ -131,6 +133,25 @@ def test_a_name_cut_short_is_completed_only_when_it_is_plain_which(tmp_path: Pat
     assert searched("from_fi") == "from_fi"
 
 
+def test_names_after_an_owner_or_a_sigil_are_respelled_and_completed(tmp_path: Path) -> None:
+    index = _words_only(
+        tmp_path,
+        {
+            "plugin.lua": "local M = {}\n\nfunction M.setup_options(opts)\n  return opts\nend\n"
+            "\nfunction M:refresh_windows()\n  return 1\nend\n\nreturn M\n",
+            "types.ts": "export class $ZodTypeDefinition {\n  kind = 1;\n}\n",
+        },
+    )
+
+    def searched(query: str) -> str:
+        return index.search(query, mode="lexical").query
+
+    assert searched("setup_optons") == "setup_options"
+    assert searched("refresh_windo") == "refresh_windows"
+    assert searched("ZodTypeDefinitoin") == "ZodTypeDefinition"
+    assert searched("ZodTypeDefini") == "ZodTypeDefinition"
+
+
 def test_the_command_line_says_what_it_searched(sample_repo: Path) -> None:
     result = run_cli("search", "ConfigParsr", "--json", cwd=sample_repo)
     assert result.returncode == 0, result.stderr
@@ -158,6 +179,17 @@ def test_the_command_line_says_what_it_searched(sample_repo: Path) -> None:
 )
 def test_slips_count_typing_slips(typed: str, name: str, limit: int, expected: int) -> None:
     assert slips(typed, name, limit) == expected
+
+
+def test_letters_apart_never_exceed_the_slips() -> None:
+    # the respelling skips a name on this count alone: it must be a lower bound
+    rng = random.Random(5)
+    for _ in range(2000):
+        a = "".join(rng.choice("abcde") for _ in range(rng.randrange(1, 9)))
+        b = "".join(rng.choice("abcde") for _ in range(rng.randrange(1, 9)))
+        assert _letters_apart(Counter(a), b) <= slips(a, b, 10)
+    assert _letters_apart(Counter("rotuer"), "router") == 0
+    assert _letters_apart(Counter("routr"), "router") == 1
 
 
 def _words_only(tmp_path: Path, files: dict[str, str]) -> Index:

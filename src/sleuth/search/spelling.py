@@ -13,6 +13,7 @@ defined here (``useState``, ``HashMap``) appears in the text, so it is never res
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -105,8 +106,7 @@ def _completed(part: str, meta: MetaStore, occurs: Callable[[str, bool], bool]) 
     # uses, to one cheap look-up
     if not COMPLETE or occurs(typed, False):
         return None
-    names = meta.definition_names_like(part[0], len(part) + 1, LONGEST_NAME)
-    begun = {name: count for name, count in names.items() if name.lower().startswith(typed)}
+    begun = meta.definition_names_like(part, len(part) + 1, LONGEST_NAME)
     same_case = {name: count for name, count in begun.items() if name.startswith(part)}
     begun = same_case if same_case or typed != part else begun
     if not begun:
@@ -137,7 +137,10 @@ def _closest_defined(part: str, meta: MetaStore, limit: int) -> tuple[int, str] 
     typed = part.lower()
     best: tuple[int, bool, int, int, str] | None = None
     names = meta.definition_names_like(part[0], len(part) - limit, len(part) + limit)
+    letters = Counter(typed)
     for name, count in names.items():
+        if _letters_apart(letters, name.lower()) > limit:
+            continue  # cheaper than the alignment, and never more than it
         distance = slips(typed, name.lower(), limit)
         if distance > limit:
             continue
@@ -154,6 +157,13 @@ def _closest_used(typed: str, meta: MetaStore, limit: int) -> str | None:
     near = meta.words_like(typed[0], len(typed) - limit, len(typed) + limit)
     ranked = sorted((slips(typed, w, limit), not _holds_in_order(w, typed), w) for w in near)
     return ranked[0][2] if ranked and ranked[0][0] <= limit else None
+
+
+def _letters_apart(letters: Counter[str], other: str) -> int:
+    """How many letters one side holds beyond the other's (``letters`` counts the
+    first): a slip changes this by at most one, so it never exceeds ``slips``."""
+    theirs = Counter(other)
+    return max((letters - theirs).total(), (theirs - letters).total())
 
 
 def _holds_in_order(name: str, typed: str) -> bool:
