@@ -12,6 +12,7 @@ import pytest
 
 from sleuth import Index
 from sleuth.search.spelling import _letters_apart, slips
+from sleuth.store.meta import MetaStore
 
 from .conftest import git_init, run_cli, write_tree
 
@@ -190,6 +191,32 @@ def test_letters_apart_never_exceed_the_slips() -> None:
         assert _letters_apart(Counter(a), b) <= slips(a, b, 10)
     assert _letters_apart(Counter("rotuer"), "router") == 0
     assert _letters_apart(Counter("routr"), "router") == 1
+
+
+def test_words_like_reads_every_file_s_words_of_one_first_letter(tmp_path: Path) -> None:
+    index = _words_only(
+        tmp_path,
+        {
+            "a.py": "def tally(table):\n    return table.total + tail\n",
+            "b.py": "def assign(x):\n    return x.trace_ticket\n",
+            "c.py": "def zeta():\n    return 1\n",
+        },
+    )
+    meta = MetaStore(index.layout.meta)
+    words = {
+        w for (terms,) in meta.db.execute("SELECT terms FROM file_terms") for w in terms.split()
+    }
+    for first, shortest, longest in (
+        ("t", 4, 5),
+        ("t", 1, 200),
+        ("a", 1, 6),
+        ("z", 2, 4),
+        ("q", 1, 9),
+    ):
+        expected = {w for w in words if w[0] == first and shortest <= len(w) <= longest}
+        assert meta.words_like(first, shortest, longest) == expected
+    assert {"tally", "table", "total", "tail"} <= meta.words_like("t", 4, 5)
+    assert "trace_ticket" in meta.words_like("T", 1, 200)
 
 
 def _words_only(tmp_path: Path, files: dict[str, str]) -> Index:

@@ -762,14 +762,19 @@ class MetaStore:
 
     def words_like(self, first: str, shortest: int, longest: int) -> set[str]:
         """Terms of the indexed files (``file_terms``: lower case, unstemmed, whole
-        identifiers and their words) that start with ``first`` and are ``shortest`` to
-        ``longest`` characters long. Reads every file's terms (about 1 ms per 100 kB),
-        so this serves the rare respelling, not every search."""
-        rest = f"{{{max(shortest - 1, 0)},{max(longest - 1, 0)}}}"
-        pattern = re.compile(rf"(?<!\S){re.escape(first.lower())}\S{rest}(?!\S)")
+        identifiers and their words) that start with ``first`` (one character) and are
+        ``shortest`` to ``longest`` characters long. Each file's terms are sorted, so
+        those starting with one character stand together: one search finds where they
+        start and one match takes them all. Still reads every file's terms (about 100 ms
+        for 30 MB of them), so this serves the rare respelling, not every search."""
+        first = first.lower()
+        together = re.compile(rf"{re.escape(first)}\S*(?: {re.escape(first)}\S*)*")
         found: set[str] = set()
         for (terms,) in self.db.execute("SELECT terms FROM file_terms"):
-            found.update(pattern.findall(terms))
+            at = 0 if terms.startswith(first) else terms.find(" " + first) + 1
+            run = together.match(terms, at)
+            if run is not None:
+                found.update(w for w in run.group().split(" ") if shortest <= len(w) <= longest)
         return found
 
     def definition_names_like(self, begins: str, shortest: int, longest: int) -> dict[str, int]:
