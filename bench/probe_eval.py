@@ -45,12 +45,36 @@ def export(tree: dict, cache: Path, mirrors: Path) -> Path | None:
         print(f"{tree['name']}: no mirror at {git_dir} (fetch github:{tree['repo']})")
         return None
     root.mkdir(parents=True, exist_ok=True)
-    archive = subprocess.run(
-        ["git", f"--git-dir={git_dir}", "archive", tree["commit"]],
+    git = ["git", f"--git-dir={git_dir}"]
+    archive = subprocess.run([*git, "archive", tree["commit"]], capture_output=True)
+    if archive.returncode == 0:
+        subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
+        return root
+    # a mirror may lack its largest files (AutoMapper's nuget.exe): the rest, one by one
+    listing = subprocess.run(
+        [
+            *git,
+            "ls-tree",
+            "-r",
+            "-z",
+            "--format=%(objecttype) %(objectname) %(path)",
+            tree["commit"],
+        ],
         capture_output=True,
         check=True,
+        text=True,
     )
-    subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
+    missing = 0
+    for entry in filter(None, listing.stdout.split("\0")):
+        kind, blob, path = entry.split(" ", 2)
+        content = subprocess.run([*git, "cat-file", "blob", blob], capture_output=True)
+        if kind != "blob" or content.returncode != 0:
+            missing += kind == "blob"
+            continue
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content.stdout)
+    print(f"{tree['name']}: exported without {missing} file(s) the mirror lacks")
     return root
 
 
@@ -66,12 +90,13 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     parser.add_argument("--mirrors", type=Path, default=DEFAULT_MIRRORS)
     parser.add_argument("--mode", default="hybrid", choices=["hybrid", "lexical", "semantic"])
+    parser.add_argument("--questions", type=Path, default=QUESTIONS, help="questions file")
     parser.add_argument("--trees", help="comma-separated subset (viper,black,...)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per question")
     args = parser.parse_args()
     set_knobs(args.set)
-    trees = json.loads(QUESTIONS.read_text())
+    trees = json.loads(args.questions.read_text())
     if args.trees:
         trees = [t for t in trees if t["name"] in args.trees.split(",")]
     every: list[int | None] = []
