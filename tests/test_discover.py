@@ -104,6 +104,7 @@ def test_default_excludes_lockfiles_generated_and_binaries(tmp_path: Path) -> No
             "include/lib/thirdparty/hedley.hpp": "#define HEDLEY 1\n",  # bundled copies
             "3rdparty/zlib/zlib.h": "int inflate(void);\n",
             "dist/bundle.js": "x\n",
+            "_site/readme/index.html": "<p>x</p>\n",  # a built site
             "docs/docsets/App.docset/Contents/Resources/Documents/index.html": "<p>x</p>\n",
             "package-lock.json": "{}\n",
             "Cargo.lock": "x\n",

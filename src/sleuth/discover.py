@@ -60,6 +60,7 @@ EXCLUDED_DIRS = frozenset(
         "Carthage",
         "DerivedData",
         "_build",
+        "_site",  # Jekyll's and Eleventy's built site: a copy of the docs as HTML
         "deps",
         ".stack-work",
         "dist-newstyle",
