@@ -1471,6 +1471,31 @@ def test_ruby_lua_and_elixir_tests_are_named_and_cut_one_by_one() -> None:
     ]
 
 
+def test_a_long_function_is_cut_around_its_inner_functions() -> None:
+    """A factory too long for one chunk (immer's ``enablePatches``) is cut between its
+    helpers, not at a blank line inside one of them, when the helper fits a chunk."""
+    body = "    value = value + 1\n" * 8 + "\n" + "    value = value * 2\n" * 8
+
+    def helper(name: str) -> str:
+        head = f"  // {name} does its part\n  function {name}(value) {{\n"
+        return head + body + "    return value\n  }\n"
+
+    names = ["getPath", "resolvePath", "generatePatches", "applyPatches", "clonePatch"]
+    source = "export function enablePatches() {\n  let count = 0\n\n"
+    source += "\n".join(helper(name) for name in names) + "\n  return count\n}\n"
+    chunks, definitions = checked_chunks("typescript", source)
+    assert len(chunks) > 1  # too long for one chunk
+    lines = source.split("\n")
+    for d in (d for d in definitions if d.local):
+        comment = d.start_line - 1  # the comment above it goes with it
+        assert lines[comment - 1].strip().startswith("//")
+        holding = [c for c in chunks if c.start_line <= d.end_line and c.end_line >= comment]
+        assert len(holding) == 1, (d.name, [(c.start_line, c.end_line) for c in holding])
+        assert holding[0].start_line <= comment
+    covered = sorted(line for c in chunks for line in range(c.start_line, c.end_line + 1))
+    assert covered == sorted(set(covered))  # no line twice
+
+
 def test_functions_inside_a_function_are_definitions_of_their_own() -> None:
     """A factory's inner functions (redux's ``replaceReducer`` inside ``createStore``)
     stay in its chunks, split at statements, but are found by name."""

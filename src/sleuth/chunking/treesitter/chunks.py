@@ -94,6 +94,9 @@ class _Chunker:
         self.cuts: set[int] = set()
         self._cut_rows: list[int] = []
         self.definitions: list[Definition] = []
+        #: (first, last) rows of functions defined inside a function (with their leading
+        #: comments): a long function's body is cut around them, not through them
+        self._inner_spans: list[tuple[int, int]] = []
 
     # -- finding definitions -------------------------------------------------------------
     def definition(self, node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
@@ -240,6 +243,8 @@ class _Chunker:
             return
         _take_inner(consumed, node, inner)
         self._record(node, inner, kind, name, parent, local=True)
+        if INNER_CUTS and kind in ("function", "method") and end_row(node) > node.start_point.row:
+            self._inner_spans.append((self._leading_comment_start(node), end_row(node)))
 
     def _record(
         self,
@@ -393,12 +398,27 @@ class _Chunker:
         while end - start + 1 > limit:
             # The last statement boundary inside the window, else a hard cut.
             at = bisect.bisect_right(self._cut_rows, start + limit) - 1
-            cut = self._cut_rows[at] if at >= 0 else start + limit
-            if cut <= start + config.CHUNK_MIN_LINES:
-                cut = start + limit
+            cut = self._cut_outside_inner(start, at)
+            if cut is None:
+                cut = self._cut_rows[at] if at >= 0 else start + limit
+                if cut <= start + config.CHUNK_MIN_LINES:
+                    cut = start + limit
             out.append(_Span(start, cut - 1, kind, name, parent, names))
             start = cut
         out.append(_Span(start, end, kind, name, parent, names))
+
+    def _cut_outside_inner(self, start: int, at: int) -> int | None:
+        """The last cut row from ``_cut_rows[at]`` down that falls inside no inner
+        function and leaves more than CHUNK_MIN_LINES before it: a factory's helpers
+        (immer's ``generateArrayPatches`` in ``enablePatches``) then stay whole in one
+        piece rather than split at a blank line of theirs."""
+        rows, spans = self._cut_rows, self._inner_spans
+        while spans and at >= 0 and rows[at] > start + config.CHUNK_MIN_LINES:
+            row = rows[at]
+            if not any(first < row <= last for first, last in spans):
+                return row
+            at -= 1
+        return None
 
     def _merge(self, spans: list[_Span]) -> list[Chunk]:
         """Tiny neighbours join (see the rules below)."""
@@ -500,6 +520,9 @@ class _Chunker:
 #: Lines of comment above a container's first member that still open its chunk when the
 #: grammar makes them the container's own (Ruby).
 FIRST_MEMBER_COMMENT_LINES = 20
+#: False: a long function's body is cut at any statement or blank line, inner functions
+#: or not (the measurement's baseline).
+INNER_CUTS = True
 #: A C function's header on one line, opening its body: ``int main(int argc, char **argv) {``.
 _C_HEADER = re.compile(r"\s*(?:[A-Za-z_][\w:<>,]*[\s*&]+)+([A-Za-z_]\w*)\s*\([^;{}]*\)\s*\{\s*$")
 _ELSE = re.compile(r"\s*#\s*(?:else|elif)\b")
