@@ -2865,3 +2865,26 @@ def test_translation_folders_are_told_by_their_language_siblings() -> None:
     assert translated("docs/pt-BR/index.md", folders)
     assert not translated("docs/en/index.md", folders)
     assert not translated("src/io/read.rs", folders)
+
+
+@pytest.mark.parametrize(
+    ("path", "vendored"),
+    [
+        ("include/spdlog/fmt/bundled/format.h", True),
+        ("src/pip/_vendor/rich/console.py", True),
+        ("lib/vendored/six.py", True),
+        ("src/bundler/cli.rb", False),
+        ("src/vendoring.py", False),
+        ("include/spdlog/logger.h", False),
+    ],
+)
+def test_a_copy_of_another_project_takes_the_vendored_prior(path: str, vendored: bool) -> None:
+    """Code copied in from another project under a folder that says so ranks below the
+    project's own at the same score (the usual vendor/ folders are not indexed)."""
+    own = ChunkRow(1, "src/own.c", "c", 1, 9, "function", "", "", "", "", "", "")
+    other = ChunkRow(2, path, "c", 1, 9, "function", "", "", "", "", "", "")
+    scored = [Scored(own, 1.0), Scored(other, 1.0)]
+    rank.apply_priors(classify("how is a message written out"), scored, {})
+    expected = rank.PRIORS["vendored"] if vendored else 1.0
+    assert scored[1].score == pytest.approx(scored[0].score * expected)
+    assert rank.PRIORS["vendored"] < 1.0

@@ -30,6 +30,7 @@ _GENERATED_PATH = re.compile(
     r"(^|/)(generated|gen|autogen|__generated__|migrations)/"
     r"|\.generated\.|_generated\.|\.d\.[cm]?ts$"
 )
+_VENDORED_PATH = re.compile(r"(^|/)(_?vendored|_vendor|bundled)/")
 _AUXILIARY_PATH = re.compile(
     r"(^|/)(examples?|samples?|snippets?|benchmarks?|bench|demos?|docs?)/", re.I
 )
@@ -101,6 +102,9 @@ PRIORS = {
     # generated code: by its path (generated/, *.generated.*, .d.ts), or a file whose
     # first lines say a tool wrote it (``DO NOT EDIT``, a flex scanner; ``generated``)
     "generated": 0.6,
+    # another project's code copied in (spdlog's fmt under fmt/bundled/, pip's _vendor/);
+    # the usual folders (vendor/, third_party/) are not indexed at all
+    "vendored": 0.6,
     # query words name the file (retry.py, lock.lua, Options.hs): the full boost when they
     # name every word of its name, a share of it for part (options: CommandLineOptions.hs)
     "file_name": 1.6,
@@ -420,8 +424,8 @@ def apply_priors(
         if not asks_data and (row.language in DATA_LANGUAGES or _recorded(row.path, row.language)):
             factor *= PRIORS["data_files"]
         place = "generated" if row.path in generated else _place_of(row.path)
-        if place == "generated":
-            factor *= PRIORS["generated"]
+        if place in ("generated", "vendored"):
+            factor *= PRIORS[place]
         elif place == "auxiliary" and category == "code":
             factor *= PRIORS["auxiliary"]
         item.score *= factor
@@ -600,9 +604,12 @@ def _recorded(path: str, language: str) -> bool:
 
 @lru_cache(maxsize=65_536)
 def _place_of(path: str) -> str:
-    """``generated``, ``auxiliary`` (examples, benchmarks, docs folders) or ``""``."""
+    """``generated``, ``vendored``, ``auxiliary`` (examples, benchmarks, docs folders)
+    or ``""``."""
     if _GENERATED_PATH.search(path):
         return "generated"
+    if _VENDORED_PATH.search(path):
+        return "vendored"
     return "auxiliary" if _AUXILIARY_PATH.search(path) else ""
 
 
