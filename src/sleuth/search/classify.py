@@ -14,7 +14,9 @@ from ..tokens import identifiers_in, query_terms
 #: "where is parse tested"), not when it is about testing ("how test files are run" in a
 #: test runner's repository, where every query says "test").
 _TEST_WORDS = re.compile(
-    r"\b(tests?|specs?)\s+(for|of|on|covering|covers?|that|which)\b|\b(unit|integration|e2e|"
+    r"\b(tests?|specs?)\s+(for|of|on|covering|covers?|that|which|check(s|ing)?|verif(y|ies|ying)"
+    r"|ensur(e|es|ing)|asserts?|exercis(e|es|ing))\b|\b(which|what|any)\s+((unit|integration)\s+)?"
+    r"(tests|specs)\b|\b(unit|integration|e2e|"
     r"regression|end-to-end)[ -]tests?\b|\btest (cases?|coverage)\b|\btested\b"
     r"|\bfixtures?\b|^\s*(tests|specs)\b|\b(tests|specs)\s*$",
     re.I,
