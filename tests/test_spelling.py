@@ -144,13 +144,10 @@ def test_names_after_an_owner_or_a_sigil_are_respelled_and_completed(tmp_path: P
         },
     )
 
-    def searched(query: str) -> str:
-        return index.search(query, mode="lexical").query
-
-    assert searched("setup_optons") == "setup_options"
-    assert searched("refresh_windo") == "refresh_windows"
-    assert searched("ZodTypeDefinitoin") == "ZodTypeDefinition"
-    assert searched("ZodTypeDefini") == "ZodTypeDefinition"
+    typed = ["setup_optons", "refresh_windo", "ZodTypeDefinitoin", "ZodTypeDefini"]
+    searched = [index.search(query, mode="lexical").query for query in typed]
+    expected = ["setup_options", "refresh_windows", "ZodTypeDefinition", "ZodTypeDefinition"]
+    assert searched == expected
 
 
 def test_the_command_line_says_what_it_searched(sample_repo: Path) -> None:
