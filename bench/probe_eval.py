@@ -5,10 +5,10 @@ repositories at fixed commits, in all 19 languages of the benchmark (viper, blac
 pinia, jq, jsoup, sidekiq, mini-redis, ky, Polly, Slim; jotai, tmux, okio,
 swift-argument-parser, shellcheck, plenary.nvim, os-lib, phoenix_live_view, http.zig,
 rbenv, CLI11, koa; httpx, immer, cobra, serde_json, spdlog, alamofire; sinatra,
-monolog, koin, automapper), each with the code that answers it as path and line range, decided by
-reading the code before any search. A result is right when its file is an answer's
-and its lines overlap it. The benchmark's scorer is not used: answers are not cut
-into its chunks.
+monolog, koin, automapper), each with the code that answers it as path and line
+range, decided by reading the code before any search. A result is right when its file
+is an answer's and its lines overlap it. The benchmark's scorer is not used: answers
+are not cut into its chunks.
 
 Each tree is exported from its git mirror (``fetch`` ``github:<owner>/<name>``) at its
 commit into ``--cache``, and indexed there with both tiers on first use (minutes each).
@@ -68,9 +68,11 @@ def export(tree: dict, cache: Path, mirrors: Path) -> Path | None:
     missing = 0
     for entry in filter(None, listing.stdout.split("\0")):
         kind, blob, path = entry.split(" ", 2)
+        if kind != "blob":
+            continue  # a submodule's commit: no file of this tree
         content = subprocess.run([*git, "cat-file", "blob", blob], capture_output=True)
-        if kind != "blob" or content.returncode != 0:
-            missing += kind == "blob"
+        if content.returncode != 0:
+            missing += 1
             continue
         target = root / path
         target.parent.mkdir(parents=True, exist_ok=True)
