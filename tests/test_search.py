@@ -492,6 +492,12 @@ def test_a_file_named_by_the_whole_query_word_outranks_one_named_in_part() -> No
         ("okhttp/src/jvmTest/kotlin/okhttp3/AutobahnTester.kt", "tests"),  # Kotlin source sets
         ("core/commonTest/src/TestId.kt", "tests"),
         ("lib/src/testFixtures/java/Fakes.java", "tests"),
+        ("okio/src/nonJvmTest/kotlin/okio/Fake.kt", "tests"),
+        ("src/UnitTests/ForPath.cs", "tests"),  # .NET test projects
+        ("src/IntegrationTests/Mapping.cs", "tests"),
+        ("Src/Newtonsoft.Json.Tests/Linq/JArrayRead.cs", "tests"),
+        ("src/Latest/Cache.cs", "code"),
+        ("src/UITest/Screen.cs", "code"),  # not "<word>Test": an acronym
         ("servant/src/Servant/Test/ComprehensiveAPI.hs", "code"),  # a module namespace
         ("src/latest/contest/Runner.kt", "code"),
         ("integration_test/cases/repo.exs", "tests"),  # a tree's own test folders

@@ -13,7 +13,10 @@ from ..languages import DOC_LANGUAGES, known_languages, language_named
 from ..store.meta import ChunkRow, DefinitionRow
 
 _TEST_PATH = re.compile(
-    r"(^|/)(tests?|Tests|__tests__|spec|specs|regress|test_?utils?|[a-z]+Test|testFixtures)/"
+    # (a test project or source set named for what it tests: jvmTest/, UnitTests/,
+    # Newtonsoft.Json.Tests/, AutoMapper.IntegrationTests/)
+    r"(^|/)(tests?|Tests|__tests__|spec|specs|regress|test_?utils?|testFixtures"
+    r"|[A-Za-z0-9_.]*[a-z.]Tests?)/"
     # a tree's own integration_test/, e2e-tests/ (deeper, rails' generators/integration_test/
     # is code that writes tests); a top-level testing/ (pytest's), where a deeper one is
     # a package of helpers for tests (pinia's packages/testing/, rails' lib/rails/testing/)
