@@ -846,7 +846,10 @@ def test_examples_snippets_and_demos_come_after_the_code_they_show(
         "            queue.requeue(upload)\n"
     )
     shown = "# how to retry failed uploads\n" + code
-    folders = ["Examples", "samples", "src/Snippets/Docs", "demos"]
+    # and the forms a leading underscore or another name takes: chi's `_examples/`,
+    # Rust's `benches/`, FastAPI's `docs_src/`, a `playground/` package
+    folders = ["Examples", "samples", "src/Snippets/Docs", "demos", "_examples", "benches"]
+    folders += ["docs_src/tutorial", "packages/playground"]
     files = {f"{folder}/uploads.py": shown for folder in folders}
     root = write_tree(tmp_path, {"lib/uploads.py": code, **files})
     index = Index(root)

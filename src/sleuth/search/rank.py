@@ -32,7 +32,9 @@ _GENERATED_PATH = re.compile(
 )
 _VENDORED_PATH = re.compile(r"(^|/)(_?vendored|_vendor|bundled)/")
 _AUXILIARY_PATH = re.compile(
-    r"(^|/)(examples?|samples?|snippets?|benchmarks?|bench|demos?|docs?)/", re.I
+    r"(^|/)_*(examples?|samples?|snippets?|benchmarks?|bench|benches|demos?|docs?|docs_src"
+    r"|playgrounds?)/",
+    re.I,
 )
 #: Release notes: a changelog file (CHANGELOG.md, CHANGES.rst, HISTORY, NEWS) or a folder
 #: of them (changelog.d/, docs/changelog/, release-notes/).
