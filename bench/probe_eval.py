@@ -1,15 +1,15 @@
 """Questions on trees outside the shared benchmark, as a check that ranking generalises.
 
-`probes/questions.json` holds 624 questions (words, architecture, identifiers) on 38
+`probes/questions.json` holds 692 questions (words, architecture, identifiers) on 42
 repositories at fixed commits, in all 19 languages of the benchmark (viper, black,
 pinia, jq, jsoup, sidekiq, mini-redis, ky, Polly, Slim; jotai, tmux, okio,
 swift-argument-parser, shellcheck, plenary.nvim, os-lib, phoenix_live_view, http.zig,
 rbenv, CLI11, koa; httpx, immer, cobra, serde_json, spdlog, alamofire; sinatra,
-monolog, koin, automapper; gin, reqwest, valtio, commons-cli, uvicorn, hiredis), each
-with the code that answers it as path and line range, decided by reading the code
-before any search. A result is right when its file is an answer's and its lines
-overlap it. The benchmark's scorer is not used: answers
-are not cut into its chunks.
+monolog, koin, automapper; gin, reqwest, valtio, commons-cli, uvicorn, hiredis; tesla,
+psr7, moya, hakyll), each with the code that answers it as path and line range,
+decided by reading the code before any search. A result is right when its file is an
+answer's and its lines overlap it. The benchmark's scorer is not used: answers are not
+cut into its chunks.
 
 Each tree is exported from its git mirror (``fetch`` ``github:<owner>/<name>``) at its
 commit into ``--cache``, and indexed there with both tiers on first use (minutes each).
