@@ -608,6 +608,25 @@ def test_zig_test_blocks_are_tests_not_definitions() -> None:
     assert all(not c.symbols for c in tests)
 
 
+def test_zig_error_sets_are_types() -> None:
+    """``error{ .. }`` and sets merged with ``||`` are types a function's signature names
+    (``ReadError!usize``): looked up by name, they are definitions, not an unnamed block.
+    A constant computed with ``or`` is no type."""
+    source = (
+        'const std = @import("std");\n\n'
+        "pub const ReadError = error{\n    AccessDenied,\n    IsDir,\n};\n\n"
+        "pub const Error = ReadError || std.mem.Allocator.Error;\n\n"
+        "const verbose = debug or tracing;\n\n"
+        "pub fn read(buf: []u8) ReadError!usize {\n    return buf.len;\n}\n"
+    )
+    _, definitions = checked_chunks("zig", source)
+    assert {(d.name, d.kind, d.start_line) for d in definitions} == {
+        ("ReadError", "type", 3),
+        ("Error", "type", 8),
+        ("read", "function", 12),
+    }
+
+
 def test_a_haskell_definition_keeps_its_signature_and_doc_comment() -> None:
     """The type signature and the haddock above an equation belong to its chunk, also for
     the first one after the imports."""

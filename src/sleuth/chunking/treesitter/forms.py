@@ -94,13 +94,28 @@ _ZIG_CONTAINERS = {
 
 def _zig_container(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
     """``const Foo = struct { ... }``: Zig's types are constants holding a container,
-    whose functions are its methods."""
+    whose functions are its methods. An error set is a type too, written out
+    (``error{ Closed, Timeout }``) or merged from others (``ReadError || WriteError``,
+    the one use of ``||`` in Zig)."""
     name = first_child(node, "identifier")
+    if name is None:
+        return None
     for child in node.named_children:
         kind = _ZIG_CONTAINERS.get(child.type)
-        if kind is not None and name is not None:
+        if kind is None and _zig_error_set(child):
+            kind = "type"
+        if kind is not None:
             return kind, node_text(name)[:120], child
     return None
+
+
+def _zig_error_set(node: tree_sitter.Node) -> bool:
+    """``error{ .. }``, or error sets merged with ``||``."""
+    if node.type == "error_set_declaration":
+        return True
+    return node.type == "binary_expression" and any(
+        child.type == "||" for child in node.children if not child.is_named
+    )
 
 
 def _lua_assignment(node: tree_sitter.Node) -> tuple[str, str, tree_sitter.Node] | None:
