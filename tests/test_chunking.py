@@ -608,6 +608,23 @@ def test_zig_test_blocks_are_tests_not_definitions() -> None:
     assert all(not c.symbols for c in tests)
 
 
+def test_an_anonymous_c_type_takes_its_typedef_name() -> None:
+    """``typedef struct { .. } parse_buffer;`` is how C code often names a type: a look-up
+    of ``parse_buffer`` needs it as a definition. A tagged struct keeps its tag, and an
+    untyped anonymous struct declaring a variable defines no type."""
+    source = (
+        "typedef struct {\n    const char *content;\n    size_t length;\n} parse_buffer;\n\n"
+        "typedef enum {\n    OK,\n    FAILED\n} status;\n\n"
+        "typedef struct hooks {\n    void *(*allocate)(size_t);\n} hooks_t;\n\n"
+        "struct {\n    int depth;\n} settings;\n"
+    )
+    for language in ("c", "cpp"):
+        _, definitions = checked_chunks(language, source)
+        named = {(d.name, d.kind, d.start_line) for d in definitions if d.name}
+        expected = {("parse_buffer", "struct", 1), ("status", "enum", 6), ("hooks", "struct", 11)}
+        assert named == expected
+
+
 def test_zig_error_sets_are_types() -> None:
     """``error{ .. }`` and sets merged with ``||`` are types a function's signature names
     (``ReadError!usize``): looked up by name, they are definitions, not an unnamed block.
@@ -1101,7 +1118,7 @@ def test_swift_computed_properties_and_keyword_members_are_definitions() -> None
     )
     _, definitions = checked_chunks("swift", source)
     assert {(d.name, d.kind, d.parent) for d in definitions} == {
-        ("ConstraintView", "class", ""),
+        ("ConstraintView", "impl", ""),  # an extension: named for a type it adds to
         ("snp", "method", "ConstraintView"),
         ("Maker", "class", ""),
         ("Closure", "type", "Maker"),

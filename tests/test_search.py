@@ -745,6 +745,34 @@ def test_a_type_comes_before_the_impl_blocks_named_for_it(tmp_path: Path) -> Non
     assert [r.kind for r in index.find_symbol("Fragment")] == ["enum", "impl"]
 
 
+def test_a_swift_type_comes_before_its_extensions(tmp_path: Path) -> None:
+    """`extension Delegate` adds to the type as Rust's `impl` does: a short extension
+    that says the name often must not pass for the long, documented class."""
+    members = "".join(
+        f"    /// Step {i} of the delegate's work.\n"
+        f"    public func step{i}(_ input: Input) -> Output? {{\n"
+        "        return block?(input)\n    }\n\n"
+        for i in range(6)
+    )
+    root = _write(
+        tmp_path,
+        {
+            "Sources/Delegate.swift": "/// A box for a callback that holds its owner weakly.\n"
+            "public class Delegate<Input, Output> {\n"
+            "    private var block: ((Input) -> Output?)?\n\n" + members + "}\n\n"
+            "extension Delegate where Input == Void {\n"
+            "    public func call() -> Output? { return step0(()) }\n}\n\n"
+            "extension Delegate where Output == Void {\n"
+            "    public func run(_ input: Input) { _ = step1(input) }\n}\n",
+        },
+    )
+    index = Index(root)
+    for mode in ("lexical", "hybrid"):
+        top = index.search("Delegate", mode=mode).results[0]
+        assert (top.kind, top.start_line) == ("class", 1), mode
+    assert [r.kind for r in index.find_symbol("Delegate")] == ["class", "impl", "impl"]
+
+
 def test_the_piece_of_a_long_definition_with_its_first_line_comes_first(
     tmp_path: Path,
 ) -> None:

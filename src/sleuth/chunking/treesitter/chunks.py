@@ -129,6 +129,8 @@ class _Chunker:
                 and node.child_by_field_name("type") is None
             ):
                 return None  # an abstract type member (type F[_]): a parameter, not a definition
+            if self.language == "swift" and _swift_extension(node):
+                kind = "impl"  # `extension Delegate { .. }` adds to a type defined elsewhere
             declared = declared_name(self.language, node)
             if declared is not None:
                 return (kind, declared, node) if declared else None
@@ -620,3 +622,12 @@ def treesitter_chunks(
             if chunk.start_line <= d.start_line <= chunk.end_line and d.name not in chunk.symbols:
                 chunk.symbols.append(d.name)
     return chunks, definitions
+
+
+def _swift_extension(node: tree_sitter.Node) -> bool:
+    """Swift's ``extension T``, which the grammar reads as a class declaration: like a
+    Rust ``impl``, it is named for a type it does not define."""
+    if node.type != "class_declaration":
+        return False
+    keyword = node.child_by_field_name("declaration_kind")
+    return keyword is not None and keyword.type == "extension"

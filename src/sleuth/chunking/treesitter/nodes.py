@@ -60,6 +60,10 @@ def spans_lines(node: tree_sitter.Node) -> bool:
     return node.end_point.row > node.start_point.row
 
 
+#: C and C++ types that may be declared without a tag of their own.
+_C_TAGGED = frozenset({"struct_specifier", "enum_specifier", "union_specifier", "class_specifier"})
+
+
 def declared_name(language: str, node: tree_sitter.Node) -> str | None:
     """The name of a definition ``name_of`` would misread: members declared by keyword
     (``subscript``, ``this[..]``, ``operator +``), as code refers to them, and PHP's
@@ -72,6 +76,16 @@ def declared_name(language: str, node: tree_sitter.Node) -> str | None:
         return f"operator{node_text(node.child_by_field_name('operator'))}"
     if language == "csharp" and node.type == "conversion_operator_declaration":
         return f"operator {node_text(node.child_by_field_name('type'))}"
+    if language in ("c", "cpp") and node.type in _C_TAGGED and node.parent is not None:
+        # `typedef struct { .. } parse_buffer;`: an anonymous type takes the typedef's name
+        declarator = node.parent.child_by_field_name("declarator")
+        if (
+            node.parent.type == "type_definition"
+            and node.child_by_field_name("name") is None
+            and declarator is not None
+            and declarator.type == "type_identifier"
+        ):
+            return node_text(declarator)[:120]
     if language == "php" and node.type == "const_declaration":
         element = first_child(node, "const_element")
         name = element and first_child(element, "name")
