@@ -66,9 +66,9 @@ _C_TAGGED = frozenset({"struct_specifier", "enum_specifier", "union_specifier", 
 
 def declared_name(language: str, node: tree_sitter.Node) -> str | None:
     """The name of a definition ``name_of`` would misread: members declared by keyword
-    (``subscript``, ``this[..]``, ``operator +``), as code refers to them, and PHP's
-    ``const A = 1, B = 2``, named by its first constant ("" when it has none). None for
-    every other definition."""
+    (``subscript``, ``this[..]``, ``operator +``), as code refers to them, a C type
+    with no tag of its own, named by its typedef, and PHP's ``const A = 1, B = 2``, named
+    by its first constant ("" when it has none). None for every other definition."""
     named = _KEYWORD_MEMBERS.get((language, node.type))
     if named:
         return named
