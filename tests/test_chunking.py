@@ -625,6 +625,25 @@ def test_an_anonymous_c_type_takes_its_typedef_name() -> None:
         assert named == expected
 
 
+def test_a_c_constant_defined_by_the_preprocessor_is_found_by_name() -> None:
+    """``#define REDIS_OPT_NOAUTOFREE 0x04`` names a constant: a definition without a chunk
+    of its own. An include guard has no value and a macro with parameters stands in for
+    a function; neither is one."""
+    source = (
+        "#ifndef CLIENT_H\n#define CLIENT_H\n\n"
+        "#define REDIS_OPT_NOAUTOFREE 0x04\n"
+        "#define REDIS_READER_MAX_BUF \\\n    (1024 * 16)\n"
+        "#define redisIsConnected(c) ((c)->flags & 1)\n\n"
+        "int redisConnect(const char *ip);\n\n#endif\n"
+    )
+    for language in ("c", "cpp"):
+        _, definitions = checked_chunks(language, source)
+        assert {(d.name, d.kind, d.start_line, d.local) for d in definitions} == {
+            ("REDIS_OPT_NOAUTOFREE", "constant", 4, True),
+            ("REDIS_READER_MAX_BUF", "constant", 5, True),
+        }
+
+
 def test_zig_error_sets_are_types() -> None:
     """``error{ .. }`` and sets merged with ``||`` are types a function's signature names
     (``ReadError!usize``): looked up by name, they are definitions, not an unnamed block.
@@ -2021,7 +2040,9 @@ def test_c_and_cpp_export_macros_do_not_hide_definitions() -> None:
     found = {(d.name, d.kind) for d in definitions}
     assert {("format_error", "class"), ("dynamic_format_arg_store", "class")} <= found
     assert {("push_back", "method"), ("clear", "method")} <= found  # after `if MACRO (..)`
-    assert not {name for name, _ in found if name.isupper() or name == "namespace"}
+    # (the macro's own `#define FMT_API ..` is a constant of that name)
+    hidden = {name for name, kind in found if name.isupper() and kind != "constant"}
+    assert not hidden and "namespace" not in {name for name, _ in found}
     assert "".join(c.text + "\n" for c in chunks).count("FMT_SO_VISIBILITY") == 1  # text kept
     annotated = (  # thread-safety annotations after the parameters
         "class Counter {\n public:\n  void Add(int v) ABSL_LOCKS_EXCLUDED(mu_) {\n"

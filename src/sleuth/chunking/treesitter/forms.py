@@ -413,12 +413,25 @@ def named_values(language: str, node: tree_sitter.Node) -> list[tuple[str, tree_
         return [(node_text(name)[:120], node)] if name is not None else []
     if language in _JS_LANGUAGES:
         return _js_values(node)
+    if language in ("c", "cpp"):
+        return _c_constant(node)
     reader = _ASSIGNMENTS.get(language)
     assigned = reader(node) if reader is not None else None
     return [(node_text(assigned[0])[:120], node)] if assigned is not None else []
 
 
 _ASSIGNMENTS = {"python": _python_assignment, "ruby": _ruby_assignment}
+
+
+def _c_constant(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
+    """``#define REDIS_OPT_NOAUTOFREE 0x04``: a constant by name. A name defined with no
+    value (an include guard, a feature flag) is none, and neither is a macro with
+    parameters: as a definition it would shadow the function it stands in for in one
+    configuration (measured, docs/decisions.md)."""
+    if node.type != "preproc_def" or node.child_by_field_name("value") is None:
+        return []
+    name = node.child_by_field_name("name")
+    return [(node_text(name)[:120], node)] if name is not None else []
 
 
 def _js_values(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
