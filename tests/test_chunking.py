@@ -644,6 +644,29 @@ def test_a_c_constant_defined_by_the_preprocessor_is_found_by_name() -> None:
         }
 
 
+def test_haskell_constructors_are_found_in_their_types_chunk() -> None:
+    """Code builds and matches on ``Server``, not on ``Command``: each constructor of a
+    ``data`` (plain, record, infix, GADT) or ``newtype`` is a definition in its type's
+    chunk. A constructor named as its type is the type."""
+    source = (
+        "module M where\n\n"
+        "data Command = Build | Server { host :: String } | Int :+ Int\n  deriving (Show)\n\n"
+        "newtype Wrap = Wrap Int\nnewtype Age = MkAge Int\n\n"
+        "data G a where\n  GInt :: Int -> G Int\n\n"
+        "run :: Command -> IO ()\nrun Build = pure ()\nrun _ = pure ()\n"
+    )
+    _, definitions = checked_chunks("haskell", source)
+    constructors = {(d.name, d.parent) for d in definitions if d.kind == "constant"}
+    assert constructors == {
+        ("Build", "Command"),
+        ("Server", "Command"),
+        (":+", "Command"),
+        ("MkAge", "Age"),
+        ("GInt", "G"),
+    }
+    assert all(d.local for d in definitions if d.kind == "constant")
+
+
 def test_zig_error_sets_are_types() -> None:
     """``error{ .. }`` and sets merged with ``||`` are types a function's signature names
     (``ReadError!usize``): looked up by name, they are definitions, not an unnamed block.
@@ -1793,6 +1816,7 @@ def test_haskell_pattern_synonyms_are_definitions() -> None:
     )
     chunks, definitions = checked_chunks("haskell", source)
     assert [(d.name, d.kind) for d in definitions if d.kind == "constant"] == [
+        ("OuterToken", "constant"),  # the data type's constructor
         ("T_Bang", "constant"),
         ("DefaultString", "constant"),
         (":>", "constant"),

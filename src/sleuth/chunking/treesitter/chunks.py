@@ -35,6 +35,7 @@ from .forms import (
     DEFINED_BY,
     go_receiver,
     go_type_specs,
+    haskell_constructors,
     haskell_names,
     leads,
     named_values,
@@ -218,6 +219,9 @@ class _Chunker:
                 continue
             overload = self.language == "python" and overload_stub(node)
             self._record(node, inner, "overload" if overload else kind, name, parent_name)
+            if self.language == "haskell" and node.type in ("data_type", "newtype"):
+                for constructor, at in haskell_constructors(node):
+                    self._record(at, at, "constant", constructor, name, local=True)
             stack.append((node.end_byte, definition, name or parent_name, kind))
         self._sort(top)
         return top

@@ -423,6 +423,27 @@ def named_values(language: str, node: tree_sitter.Node) -> list[tuple[str, tree_
 _ASSIGNMENTS = {"python": _python_assignment, "ruby": _ruby_assignment}
 
 
+def haskell_constructors(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
+    """The constructors a Haskell ``data`` or ``newtype`` declares (``data Command = Build
+    | Server { .. }``, GADT constructors, ``newtype Wrap = Wrap Int``): code builds and
+    matches on them by name, so each is found in its type's chunk. One named as its type
+    is the type."""
+    type_name = node_text(node.child_by_field_name("name"))
+    found = []
+    for holder in node.children_by_field_name("constructors"):
+        for constructor in holder.named_children:
+            form = constructor.child_by_field_name("constructor") or constructor
+            name = form.child_by_field_name("name") or form.child_by_field_name("operator")
+            if name is not None:
+                found.append((node_text(name)[:120], constructor))
+    if node.type == "newtype":
+        form = first_child(node, "newtype_constructor")
+        name = form and first_child(form, "constructor")
+        if form is not None and name is not None:
+            found.append((node_text(name)[:120], form))
+    return [(name, at) for name, at in found if name and name != type_name]
+
+
 def _c_constant(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
     """``#define REDIS_OPT_NOAUTOFREE 0x04``: a constant by name. A name defined with no
     value (an include guard, a feature flag) is none, and neither is a macro with
