@@ -667,6 +667,29 @@ def test_haskell_constructors_are_found_in_their_types_chunk() -> None:
     assert all(d.local for d in definitions if d.kind == "constant")
 
 
+def test_elixir_typespecs_are_types() -> None:
+    """``@type scheme :: :http | :https`` (and ``@typep``, ``@opaque t(a)``) names a type
+    that specs and docs refer to; ``@spec`` and other attributes define nothing."""
+    source = (
+        "defmodule Plug.Conn do\n"
+        "  @type scheme :: :http | :https\n"
+        "  @typep secret :: binary\n"
+        "  @opaque t(value) :: {value}\n"
+        "  @spec port(t(integer)) :: integer\n"
+        "  def port(conn), do: elem(conn, 0)\n"
+        "  @limit 3\n"
+        "end\n"
+    )
+    _, definitions = checked_chunks("elixir", source)
+    assert {(d.name, d.kind, d.start_line) for d in definitions} == {
+        ("Plug.Conn", "module", 1),
+        ("scheme", "type", 2),
+        ("secret", "type", 3),
+        ("t", "type", 4),
+        ("port", "function", 6),
+    }
+
+
 def test_zig_error_sets_are_types() -> None:
     """``error{ .. }`` and sets merged with ``||`` are types a function's signature names
     (``ReadError!usize``): looked up by name, they are definitions, not an unnamed block.

@@ -33,6 +33,7 @@ from .definitions import (
 )
 from .forms import (
     DEFINED_BY,
+    elixir_typespec,
     go_receiver,
     go_type_specs,
     haskell_constructors,
@@ -188,7 +189,8 @@ class _Chunker:
                 # one-line package values (Go's `var ErrNotFound = errors.New(..)`): found
                 # by name in the chunk that holds them, no chunk of their own
                 for name, spec in named_values(self.language, node):
-                    kind = "type" if spec.type in ("type_spec", "type_alias") else "constant"
+                    typed = spec.type in ("type_spec", "type_alias") or elixir_typespec(spec)
+                    kind = "type" if typed else "constant"
                     self._record(spec, spec, kind, name, parent_name, local=True)
                 for name, at in reexports(self.language, node):
                     self._record(at, node, "reexport", name, parent_name, local=True)

@@ -415,6 +415,9 @@ def named_values(language: str, node: tree_sitter.Node) -> list[tuple[str, tree_
         return _js_values(node)
     if language in ("c", "cpp"):
         return _c_constant(node)
+    if language == "elixir":
+        name = elixir_typespec(node)
+        return [(name, node)] if name else []
     reader = _ASSIGNMENTS.get(language)
     assigned = reader(node) if reader is not None else None
     return [(node_text(assigned[0])[:120], node)] if assigned is not None else []
@@ -442,6 +445,32 @@ def haskell_constructors(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.
         if form is not None and name is not None:
             found.append((node_text(name)[:120], form))
     return [(name, at) for name, at in found if name and name != type_name]
+
+
+#: Module attributes that define a type (``@type scheme :: :http | :https``).
+_ELIXIR_TYPE_WORDS = frozenset({"type", "typep", "opaque"})
+
+
+def elixir_typespec(node: tree_sitter.Node) -> str:
+    """The name an Elixir ``@type``/``@typep``/``@opaque`` defines (``scheme``, ``t`` of
+    ``@type t(value) :: ..``), or "" for any other node."""
+    parent = node.parent
+    if (
+        node.type != "call"
+        or node_text(node.child_by_field_name("target")) not in _ELIXIR_TYPE_WORDS
+        or parent is None
+        or parent.type != "unary_operator"
+        or not node_text(parent).startswith("@")
+    ):
+        return ""
+    arguments = first_child(node, "arguments")
+    spec = arguments.named_children[0] if arguments and arguments.named_children else None
+    if spec is None or spec.type != "binary_operator":
+        return ""
+    head = spec.child_by_field_name("left")
+    if head is not None and head.type == "call":
+        head = head.child_by_field_name("target")
+    return node_text(head)[:120] if head is not None and head.type == "identifier" else ""
 
 
 def _c_constant(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
