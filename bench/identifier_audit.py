@@ -6,7 +6,8 @@ a name is found when the first answer is the chunk holding the line ctags gives.
 misses, grouped by ctags' language and kind, point at definitions the chunker does not
 record (C ``#define`` constants, Haskell constructors, Zig error sets were found so);
 many are ctags' own reading (anonymous functions, PHP ``use`` aliases, Rust ``impl``
-blocks), to be read, not counted.
+blocks), to be read, not counted. (``definition_lookup.py`` asks the same question with
+sleuth's own definitions as the key, so it cannot see a definition the chunker misses.)
 
     python bench/identifier_audit.py ~/.cache/sleuth-bench/probes/*
     python bench/identifier_audit.py --per-tree 40 --examples 10 ~/.cache/sleuth-bench/repos/*/
