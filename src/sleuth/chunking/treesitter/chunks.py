@@ -33,7 +33,6 @@ from .definitions import (
 )
 from .forms import (
     DEFINED_BY,
-    elixir_typespec,
     go_receiver,
     go_type_specs,
     haskell_constructors,
@@ -188,9 +187,7 @@ class _Chunker:
             if found is None:
                 # one-line package values (Go's `var ErrNotFound = errors.New(..)`): found
                 # by name in the chunk that holds them, no chunk of their own
-                for name, spec in named_values(self.language, node):
-                    typed = spec.type in ("type_spec", "type_alias") or elixir_typespec(spec)
-                    kind = "type" if typed else "constant"
+                for name, kind, spec in named_values(self.language, node):
                     self._record(spec, spec, kind, name, parent_name, local=True)
                 for name, at in reexports(self.language, node):
                     self._record(at, node, "reexport", name, parent_name, local=True)

@@ -396,12 +396,24 @@ def go_type_specs(node: tree_sitter.Node) -> list[tree_sitter.Node]:
     return [c for c in node.named_children if c.type in ("type_spec", "type_alias")]
 
 
-def named_values(language: str, node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
+def named_values(language: str, node: tree_sitter.Node) -> list[tuple[str, str, tree_sitter.Node]]:
     """The names a package or module gives one-line values (Go's ``ErrNotFound``,
     ``DebugMode``, grouped or not; Python's ``DEFAULT_TIMEOUT = 30``, ``Handler =
-    Callable[..]``; Ruby's constants; Rust's ``const`` and ``static`` items):
-    definitions without chunks. (Called for nodes that are no definition of their own:
-    values over several lines are constants with chunks.)"""
+    Callable[..]``; Ruby's constants; Rust's ``const`` and ``static`` items; C's
+    ``#define``s with a value), and Go's one-line types and Elixir's ``@type``s, each as
+    (name, kind, node): definitions without chunks. (Called for nodes that are no
+    definition of their own: values over several lines are constants with chunks.)"""
+    if language == "elixir":
+        name = _elixir_typespec(node)
+        return [(name, "type", node)] if name else []
+    return [
+        (name, "type" if spec.type in ("type_spec", "type_alias") else "constant", spec)
+        for name, spec in _values(language, node)
+    ]
+
+
+def _values(language: str, node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
+    """``named_values`` but Elixir's, without their kinds."""
     if language == "go" and node.type == "type_declaration":
         named = ((s.child_by_field_name("name"), s) for s in go_type_specs(node))
         return [(node_text(name)[:120], spec) for name, spec in named if name is not None]
@@ -415,9 +427,6 @@ def named_values(language: str, node: tree_sitter.Node) -> list[tuple[str, tree_
         return _js_values(node)
     if language in ("c", "cpp"):
         return _c_constant(node)
-    if language == "elixir":
-        name = elixir_typespec(node)
-        return [(name, node)] if name else []
     reader = _ASSIGNMENTS.get(language)
     assigned = reader(node) if reader is not None else None
     return [(node_text(assigned[0])[:120], node)] if assigned is not None else []
@@ -451,7 +460,7 @@ def haskell_constructors(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.
 _ELIXIR_TYPE_WORDS = frozenset({"type", "typep", "opaque"})
 
 
-def elixir_typespec(node: tree_sitter.Node) -> str:
+def _elixir_typespec(node: tree_sitter.Node) -> str:
     """The name an Elixir ``@type``/``@typep``/``@opaque`` defines (``scheme``, ``t`` of
     ``@type t(value) :: ..``), or "" for any other node."""
     parent = node.parent
