@@ -610,8 +610,9 @@ def test_zig_test_blocks_are_tests_not_definitions() -> None:
 
 def test_an_anonymous_c_type_takes_its_typedef_name() -> None:
     """``typedef struct { .. } parse_buffer;`` is how C code often names a type: a look-up
-    of ``parse_buffer`` needs it as a definition. A tagged struct keeps its tag, and an
-    untyped anonymous struct declaring a variable defines no type."""
+    of ``parse_buffer`` needs it as a definition. A tagged struct keeps its tag (its
+    alias is a type of its own, ``test_c_typedef_names_are_types``), and an untyped
+    anonymous struct declaring a variable defines no type."""
     source = (
         "typedef struct {\n    const char *content;\n    size_t length;\n} parse_buffer;\n\n"
         "typedef enum {\n    OK,\n    FAILED\n} status;\n\n"
@@ -621,8 +622,40 @@ def test_an_anonymous_c_type_takes_its_typedef_name() -> None:
     for language in ("c", "cpp"):
         _, definitions = checked_chunks(language, source)
         named = {(d.name, d.kind, d.start_line) for d in definitions if d.name}
-        expected = {("parse_buffer", "struct", 1), ("status", "enum", 6), ("hooks", "struct", 11)}
+        expected = {
+            ("parse_buffer", "struct", 1),
+            ("status", "enum", 6),
+            ("hooks", "struct", 11),
+            ("hooks_t", "type", 11),
+        }
         assert named == expected
+
+
+def test_c_typedef_names_are_types() -> None:
+    """Every name a ``typedef`` gives is a type found by name in the chunk that holds it:
+    a tagged struct's alias (code says ``unz_global_info``, not ``unz_global_info_s``),
+    a callback's type, a plain alias, each of several declarators. An alias spelled as
+    its tag is the struct itself, once."""
+    source = (
+        "typedef struct unz_global_info_s {\n    unsigned long number_entry;\n"
+        "} unz_global_info;\n\n"
+        "typedef void (*xev_timer_cb)(void *userdata, int result);\n"
+        "typedef unsigned long uLong;\n"
+        "typedef struct node node_t, *node_ptr;\n"
+        "typedef struct Foo {\n    int a;\n} Foo;\n"
+    )
+    for language in ("c", "cpp"):
+        _, definitions = checked_chunks(language, source)
+        named = {(d.name, d.kind, d.start_line) for d in definitions}
+        assert named == {
+            ("unz_global_info_s", "struct", 1),
+            ("unz_global_info", "type", 1),
+            ("xev_timer_cb", "type", 5),
+            ("uLong", "type", 6),
+            ("node_t", "type", 7),
+            ("node_ptr", "type", 7),
+            ("Foo", "struct", 8),
+        }
 
 
 def test_a_c_constant_defined_by_the_preprocessor_is_found_by_name() -> None:
@@ -1709,6 +1742,7 @@ def test_c_type_macros_and_comments_in_macros_keep_their_meaning() -> None:
     )
     _, definitions = checked_chunks("c", source)
     assert [(d.name, d.kind) for d in definitions] == [
+        ("YY_BUFFER_STATE", "type"),
         ("yy_scan_string", "function"),
         ("yyerror", "function"),
     ]

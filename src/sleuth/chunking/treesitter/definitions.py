@@ -182,7 +182,7 @@ def _query(language: str) -> tree_sitter.Query | None:
         *DECLARED_ONLY,
         *(VALUE_TYPES if language == "rust" else ()),
         *(("use_declaration",) if language == "rust" else ()),
-        *(("preproc_def",) if language in ("c", "cpp") else ()),
+        *(("preproc_def", "type_definition") if language in ("c", "cpp") else ()),
     ]
     valid = []
     for node_type in dict.fromkeys(types):

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import tree_sitter
 
-from .nodes import JS_FUNCTION_VALUES, NAME_TYPES, first_child, node_text, spans_lines
+from .nodes import C_TAGGED, JS_FUNCTION_VALUES, NAME_TYPES, first_child, node_text, spans_lines
 from .suites import block_test, js_test_call
 
 _ELIXIR_DEFS = {
@@ -407,7 +407,7 @@ def named_values(language: str, node: tree_sitter.Node) -> list[tuple[str, str, 
         name = _elixir_typespec(node)
         return [(name, "type", node)] if name else []
     return [
-        (name, "type" if spec.type in ("type_spec", "type_alias") else "constant", spec)
+        (name, "type" if spec.type in _TYPE_VALUES else "constant", spec)
         for name, spec in _values(language, node)
     ]
 
@@ -426,7 +426,7 @@ def _values(language: str, node: tree_sitter.Node) -> list[tuple[str, tree_sitte
     if language in _JS_LANGUAGES:
         return _js_values(node)
     if language in ("c", "cpp"):
-        return _c_constant(node)
+        return _c_constant(node) + _c_typedef(node)
     reader = _ASSIGNMENTS.get(language)
     assigned = reader(node) if reader is not None else None
     return [(node_text(assigned[0])[:120], node)] if assigned is not None else []
@@ -491,6 +491,40 @@ def _c_constant(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
         return []
     name = node.child_by_field_name("name")
     return [(node_text(name)[:120], node)] if name is not None else []
+
+
+def _c_typedef(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
+    """The names a C/C++ ``typedef`` gives: ``typedef unsigned long uLong;``, ``typedef
+    void (*xev_timer_cb)(..);``, and the alias of a tagged type, ``typedef struct
+    unz_global_info_s { .. } unz_global_info;``, by which code mostly refers to it (the
+    type itself is a definition under its tag; an untagged one already takes the
+    alias's name, ``declared_name``)."""
+    if node.type != "type_definition":
+        return []
+    written = node.child_by_field_name("type")
+    if (
+        written is not None
+        and written.type in C_TAGGED
+        and written.child_by_field_name("name") is None
+        and written.child_by_field_name("body") is not None
+    ):
+        return []
+    tag = node_text(written.child_by_field_name("name")) if written is not None else ""
+    found = []
+    for declarator in node.children_by_field_name("declarator"):
+        while declarator is not None and declarator.type != "type_identifier":
+            inner = declarator.child_by_field_name("declarator")
+            if inner is None and declarator.type == "parenthesized_declarator":
+                inner = declarator.named_children[0] if declarator.named_children else None
+            declarator = inner
+        name = node_text(declarator)[:120]
+        if name and name != tag:  # `typedef struct Foo { .. } Foo;` is one definition
+            found.append((name, node))
+    return found
+
+
+#: Node types of one-line values that name a type.
+_TYPE_VALUES = frozenset({"type_spec", "type_alias", "type_definition"})
 
 
 def _js_values(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:

@@ -61,7 +61,7 @@ def spans_lines(node: tree_sitter.Node) -> bool:
 
 
 #: C and C++ types that may be declared without a tag of their own.
-_C_TAGGED = frozenset({"struct_specifier", "enum_specifier", "union_specifier", "class_specifier"})
+C_TAGGED = frozenset({"struct_specifier", "enum_specifier", "union_specifier", "class_specifier"})
 
 
 def declared_name(language: str, node: tree_sitter.Node) -> str | None:
@@ -76,7 +76,7 @@ def declared_name(language: str, node: tree_sitter.Node) -> str | None:
         return f"operator{node_text(node.child_by_field_name('operator'))}"
     if language == "csharp" and node.type == "conversion_operator_declaration":
         return f"operator {node_text(node.child_by_field_name('type'))}"
-    if language in ("c", "cpp") and node.type in _C_TAGGED and node.parent is not None:
+    if language in ("c", "cpp") and node.type in C_TAGGED and node.parent is not None:
         # `typedef struct { .. } parse_buffer;`: an anonymous type takes the typedef's name
         declarator = node.parent.child_by_field_name("declarator")
         if (
