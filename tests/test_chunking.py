@@ -658,6 +658,32 @@ def test_c_typedef_names_are_types() -> None:
         }
 
 
+def test_a_cpp_using_alias_is_a_type() -> None:
+    """``using appender = basic_appender<char>;`` is C++'s typedef: a type found by name,
+    a template alias too, and a class's member alias with the class as its parent;
+    ``using namespace`` and an alias inside a function's body define nothing."""
+    source = (
+        "namespace fmt {\n"
+        "using appender = basic_appender<char>;\n"
+        "template <typename S> using char_t = typename S::char_type;\n"
+        "struct K {\n"
+        "  using value_type = int;\n"
+        "  int f() { using inner = long; return 1; }\n"
+        "};\n"
+        "using namespace std;\n"
+        "}\n"
+    )
+    _, definitions = checked_chunks("cpp", source)
+    assert {(d.name, d.kind, d.start_line, d.parent) for d in definitions} == {
+        ("fmt", "module", 1, ""),
+        ("appender", "type", 2, "fmt"),
+        ("char_t", "type", 3, "fmt"),
+        ("K", "struct", 4, "fmt"),
+        ("value_type", "type", 5, "K"),
+        ("f", "method", 6, "K"),
+    }
+
+
 def test_a_c_constant_defined_by_the_preprocessor_is_found_by_name() -> None:
     """``#define REDIS_OPT_NOAUTOFREE 0x04`` names a constant: a definition without a chunk
     of its own. An include guard has no value and a macro with parameters stands in for

@@ -183,6 +183,7 @@ def _query(language: str) -> tree_sitter.Query | None:
         *(VALUE_TYPES if language == "rust" else ()),
         *(("use_declaration",) if language == "rust" else ()),
         *(("preproc_def", "type_definition") if language in ("c", "cpp") else ()),
+        *(("alias_declaration",) if language == "cpp" else ()),
     ]
     valid = []
     for node_type in dict.fromkeys(types):

@@ -498,7 +498,11 @@ def _c_typedef(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
     void (*xev_timer_cb)(..);``, and the alias of a tagged type, ``typedef struct
     unz_global_info_s { .. } unz_global_info;``, by which code mostly refers to it (the
     type itself is a definition under its tag; an untagged one already takes the
-    alias's name, ``declared_name``)."""
+    alias's name, ``declared_name``); C++'s ``using appender = basic_appender<char>;``
+    likewise."""
+    if node.type == "alias_declaration":
+        name = node_text(node.child_by_field_name("name"))[:120]
+        return [(name, node)] if name else []
     if node.type != "type_definition":
         return []
     written = node.child_by_field_name("type")
@@ -524,7 +528,7 @@ def _c_typedef(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
 
 
 #: Node types of one-line values that name a type.
-_TYPE_VALUES = frozenset({"type_spec", "type_alias", "type_definition"})
+_TYPE_VALUES = frozenset({"type_spec", "type_alias", "type_definition", "alias_declaration"})
 
 
 def _js_values(node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
