@@ -9,7 +9,7 @@ as one kernel each: per layer ``Attention`` (query, key and value in one product
 a product, ``SkipLayerNormalization``, a product, ``BiasGelu``, a product,
 ``SkipLayerNormalization`` -- 46 nodes where the export has 315 after folding.
 
-The arithmetic is the same (vectors agree to 1e-6), so vectors of either graph mix in
+The arithmetic is the same (vectors agree to 1e-7), so vectors of either graph mix in
 one index. The weights stay int8 with their scales; onnxruntime folds them into float
 when the session is built, as it does for the packaged graph. The embedding lookup and
 its layer norm are kept as exported. Nothing is written to disk: the rewrite takes a

@@ -11,7 +11,7 @@ query's embedding by a quarter on a quiet machine and cost nothing on a busy one
 (docs/decisions.md).
 
 Sessions run the packaged graph rewritten to onnxruntime's fused transformer operators
-(``fused``: the same vectors, a query's embedding in about 0.8x the time, batches 1.35x
+(``fused``: the same vectors, a query's embedding in about 0.8x the time, batches 1.25x
 as fast). With ``quick_start`` (a process that embeds one query and exits), the query
 session runs the packaged graph as it is, which starts sooner, and skips onnxruntime's
 graph optimisations: they fold the int8 weights into float ones once,
