@@ -13,7 +13,8 @@ The arithmetic is the same (vectors agree to 1e-7), so vectors of either graph m
 one index. The weights stay int8 with their scales; onnxruntime folds them into float
 when the session is built, as it does for the packaged graph. The embedding lookup and
 its layer norm are kept as exported. Nothing is written to disk: the rewrite takes a
-fraction of a second and is redone per process.
+fraction of a second and is redone for each session a process builds (one for
+questions, one for batches).
 """
 
 from __future__ import annotations
