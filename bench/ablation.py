@@ -8,8 +8,8 @@ the benchmark's own scorer functions (NDCG@10 mean over repositories, as publish
     python bench/ablation.py --mode lexical --only full,no_definition
     python bench/ablation.py --per-repo           # one column per variant, a row per repo
 
-A variant is a name from VARIANTS; each switches one entry of `rank.PRIORS` or
-`rank.SIGNALS` to neutral for its run and restores it afterwards.
+A variant is a name from VARIANTS; each switches one entry of `signals.PRIORS` or
+`signals.SIGNALS` to neutral for its run and restores it afterwards.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from common import annotated_tasks, set_knobs
 
 from sleuth import Index
 from sleuth.benchmark import DEFAULT_CACHE, export_root, scored_results
-from sleuth.search import rank
+from sleuth.search import signals
 
 HERE = Path(__file__).resolve().parent
 BENCH = HERE.parent.parent / "shared" / "bench"
@@ -36,9 +36,9 @@ BENCH = HERE.parent.parent / "shared" / "bench"
 def _variants() -> dict[str, dict]:
     """name -> {"priors": {...}, "signals": {...}} overrides of the full ranking."""
     variants: dict[str, dict] = {"full": {}}
-    for name in rank.PRIORS:
+    for name in signals.PRIORS:
         variants[f"no_{name}"] = {"priors": {name: 1.0}}
-    for name, value in rank.SIGNALS.items():
+    for name, value in signals.SIGNALS.items():
         if isinstance(value, str) or name == "evidence_decay":
             continue  # a choice, not a switch (or 1.0 is neutral): compared below
         neutral = False if isinstance(value, bool) else 0.0
@@ -51,16 +51,16 @@ def _variants() -> dict[str, dict]:
 
 @contextmanager
 def overridden(change: dict) -> Iterator[None]:
-    saved_priors, saved_signals = dict(rank.PRIORS), dict(rank.SIGNALS)
-    rank.PRIORS.update(change.get("priors", {}))
-    rank.SIGNALS.update(change.get("signals", {}))
+    saved_priors, saved_signals = dict(signals.PRIORS), dict(signals.SIGNALS)
+    signals.PRIORS.update(change.get("priors", {}))
+    signals.SIGNALS.update(change.get("signals", {}))
     try:
         yield
     finally:
-        rank.PRIORS.clear()
-        rank.PRIORS.update(saved_priors)
-        rank.SIGNALS.clear()
-        rank.SIGNALS.update(saved_signals)
+        signals.PRIORS.clear()
+        signals.PRIORS.update(saved_priors)
+        signals.SIGNALS.clear()
+        signals.SIGNALS.update(saved_signals)
 
 
 def main() -> None:

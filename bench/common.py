@@ -26,11 +26,11 @@ def first_overlap(results: list, spans: Iterable[Sequence]) -> int | None:
 def set_knobs(assignments: list[str]) -> None:
     """Change priors or signals of the ranking (``NAME=VALUE`` each, ``--set``) for this
     process: exploration, never a default."""
-    from sleuth.search import rank
+    from sleuth.search import signals
 
     for assignment in assignments:
         name, _, value = assignment.partition("=")
-        target = rank.PRIORS if name in rank.PRIORS else rank.SIGNALS
+        target = signals.PRIORS if name in signals.PRIORS else signals.SIGNALS
         if name not in target:
             raise SystemExit(f"no prior or signal named {name!r}")
         if value.lower() in ("true", "false"):

@@ -9,7 +9,7 @@ This script samples such names from each index: identifiers of two words or more
 none of them named by a definition of any case. It asks ``Index.search`` for each name
 as written and counts how often the first result holds it (as a whole word), and the
 reciprocal rank of the first that does. Each name is asked with
-``rank.SIGNALS["undefined_name_first"]`` as shipped and switched off, in one run.
+``signals.SIGNALS["undefined_name_first"]`` as shipped and switched off, in one run.
 
 No annotations: the chunks' own text is the answer key. The indexes must exist
 (``sleuth index`` or ``sleuth bench``); nothing is indexed.
@@ -30,7 +30,7 @@ from pathlib import Path
 from common import emit, first_overlap, indexed_trees
 
 from sleuth import Index
-from sleuth.search import rank
+from sleuth.search import signals
 from sleuth.tokens import split_identifier
 
 _IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]{7,}\b")
@@ -72,7 +72,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
 
-    shipped = rank.SIGNALS["undefined_name_first"]
+    shipped = signals.SIGNALS["undefined_name_first"]
     variants = {"shipped": shipped, "off": False}
     totals = {v: {"names": 0, "first": 0, "mrr": 0.0} for v in variants}
     trees = {}
@@ -84,11 +84,11 @@ def main() -> None:
         tree = {v: {"names": len(names), "first": 0, "mrr": 0.0} for v in variants}
         for name, spans in names.items():
             for variant, switch in variants.items():
-                rank.SIGNALS["undefined_name_first"] = switch
+                signals.SIGNALS["undefined_name_first"] = switch
                 try:
                     results = index.search(name, k=10, mode=args.mode).results
                 finally:
-                    rank.SIGNALS["undefined_name_first"] = shipped
+                    signals.SIGNALS["undefined_name_first"] = shipped
                 place = first_overlap(results, spans)
                 tree[variant]["first"] += place == 1
                 tree[variant]["mrr"] += 1.0 / place if place else 0.0

@@ -12,7 +12,7 @@ from sleuth.generated import generated_by_content
 from sleuth.languages import language_for
 from sleuth.locales import translated, translation_folders
 from sleuth.results import OtherHit, other_hit_text, result_of
-from sleuth.search import rank
+from sleuth.search import file_order, priors, signals
 from sleuth.search.classify import (
     MAX_NAMED_FILES,
     QueryPlan,
@@ -21,15 +21,11 @@ from sleuth.search.classify import (
     named_files,
     named_lines,
 )
+from sleuth.search.evidence import verbatim_needle
+from sleuth.search.file_order import further_hits, merge_and_cut
 from sleuth.search.filters import category_of
-from sleuth.search.rank import (
-    Scored,
-    further_hits,
-    fuse,
-    merge_and_cut,
-    path_matches,
-    verbatim_needle,
-)
+from sleuth.search.fusion import Scored, fuse
+from sleuth.search.path_words import path_matches
 from sleuth.store.lexical import LexicalStore
 from sleuth.store.meta import VECTOR_TABLES, ChunkRow, DefinitionSpan, MetaStore
 from sleuth.tokens import names_path
@@ -441,7 +437,7 @@ def test_a_name_defined_only_under_a_test_folder_is_found_when_asked_alone(
 
 
 def test_a_huge_file_does_not_win_by_its_number_of_chunks() -> None:
-    """Only a file's best few further hits count as evidence for it (rank.SIGNALS)."""
+    """Only a file's best few further hits count as evidence for it (signals.SIGNALS)."""
 
     def hit(chunk_id: int, path: str, line: int, score: float) -> Scored:
         row = ChunkRow(chunk_id, path, "python", line, line + 4, "function", "", "", "", "", "", "")
@@ -478,7 +474,7 @@ def test_a_file_named_by_the_whole_query_word_outranks_one_named_in_part() -> No
         Scored(ChunkRow(i, path, "haskell", 1, 9, "block", "", "", "", "", "", ""), 1.0)
         for i, path in enumerate(["src/App/CommandLineOptions.hs", "src/Options.hs"])
     ]
-    rank.apply_priors(plan, scored, {})
+    priors.apply_priors(plan, scored, {})
     ranked = sorted(scored, key=lambda item: -item.score)
     assert [item.row.path for item in ranked] == ["src/Options.hs", "src/App/CommandLineOptions.hs"]
     assert ranked[1].score > 1.0  # named in part still counts
@@ -600,7 +596,7 @@ def test_tests_inside_source_files_rank_as_tests(tmp_path: Path) -> None:
         ("tests for the delay after a failed attempt", "tests"),
     ):
         scored = [Scored(row, 1.0) for row in in_retry]
-        rank.apply_priors(classify(query), scored, {})
+        priors.apply_priors(classify(query), scored, {})
         best = {item.row.symbol: item.score for item in scored}
         assert best.pop(first) > max(best.values()), query
     only_tests = index.search("failed attempt", mode="lexical", category="tests").results
@@ -777,7 +773,7 @@ def test_the_piece_of_a_long_definition_with_its_first_line_comes_first(
     tmp_path: Path,
 ) -> None:
     """A long trait is chunked in pieces, each named for it: asking for the name finds
-    the piece that holds `pub trait Serializer` (rank.PRIORS["definition_head"])."""
+    the piece that holds `pub trait Serializer` (signals.PRIORS["definition_head"])."""
     declarations = "".join(
         f"    /// Serialize value number {i}.\n"
         f"    fn serialize_v{i}(self, v: u{i}) -> Result<Self::Ok, Self::Error>;\n\n"
@@ -800,7 +796,7 @@ def test_the_piece_of_a_long_definition_with_its_first_line_comes_first(
 def test_a_later_piece_of_a_definition_trades_places_with_its_first() -> None:
     """Pieces of one long definition: when a later piece scores best (its words, or the
     model, liked it more), the piece with the first line takes its score, and the file
-    keeps the same scores (rank.SIGNALS["lead_with_heads"])."""
+    keeps the same scores (signals.SIGNALS["lead_with_heads"])."""
 
     def piece(start: int, score: float, defines: int) -> Scored:
         row = ChunkRow(
@@ -812,15 +808,15 @@ def test_a_later_piece_of_a_definition_trades_places_with_its_first() -> None:
     other = Scored(
         ChunkRow(9, "Other.kt", "kotlin", 1, 9, "class", "Other", "", "", "", "", ""), 1.9
     )
-    rank.lead_with_heads([head, middle, last, other])
+    file_order.lead_with_heads([head, middle, last, other])
     assert (head.score, middle.score, last.score, other.score) == (2.0, 1.2, 1.5, 1.9)
-    rank.SIGNALS["lead_with_heads"] = False
+    signals.SIGNALS["lead_with_heads"] = False
     try:
         again = [piece(1, 1.2, 2), piece(61, 2.0, 1)]
-        rank.lead_with_heads(again)
+        file_order.lead_with_heads(again)
         assert [item.score for item in again] == [1.2, 2.0]
     finally:
-        rank.SIGNALS["lead_with_heads"] = True
+        signals.SIGNALS["lead_with_heads"] = True
 
 
 def _upload_queue() -> str:
@@ -885,7 +881,7 @@ def test_examples_snippets_and_demos_come_after_the_code_they_show(
     results = index.search("retry failed uploads", mode="lexical").results
     assert results[0].path == "lib/uploads.py"
     assert {r.path for r in results[1:]} == set(files)
-    monkeypatch.setitem(rank.PRIORS, "auxiliary", 1.0)
+    monkeypatch.setitem(signals.PRIORS, "auxiliary", 1.0)
     before = index.search("retry failed uploads", mode="lexical").results
     assert before[0].path != "lib/uploads.py"
 
@@ -895,7 +891,7 @@ def test_a_question_in_words_is_answered_by_the_method_before_its_class_header(
 ) -> None:
     """The class header matches the words best, the method that retries nearly as well:
     the method comes first, the header after it with the method's score (the file keeps
-    its scores; rank.SIGNALS["lead_with_code"]). A name asked for keeps its type first."""
+    its scores; signals.SIGNALS["lead_with_code"]). A name asked for keeps its type first."""
     root = write_tree(tmp_path, {"src/UploadQueue.java": _upload_queue()})
     index = Index(root)
     index.index(embed="none")
@@ -904,7 +900,7 @@ def test_a_question_in_words_is_answered_by_the_method_before_its_class_header(
     assert (results[0].symbol, results[0].kind) == ("drain", "method")
     assert results[1].symbol == "UploadQueue"
     assert index.search("UploadQueue", mode="lexical").results[0].symbol == "UploadQueue"
-    monkeypatch.setitem(rank.SIGNALS, "lead_with_code", 0)
+    monkeypatch.setitem(signals.SIGNALS, "lead_with_code", 0)
     before = index.search(question, mode="lexical").results
     assert (before[0].symbol, before[1].symbol) == ("UploadQueue", "drain")
     assert before[0].score == results[0].score  # the same scores, traded
@@ -916,7 +912,7 @@ def test_a_question_in_words_is_answered_by_the_longer_of_two_close_chunks_of_a_
     """A 3-line constant getter and the 13-line function that retries both say the words;
     BM25 prefers the short one. For a question in words the file's scores go to its
     chunks in order of score x lines^0.2: the function comes first with the file's best
-    score, and the scores are the same two (rank.SIGNALS["longer_first"]). A name asked
+    score, and the scores are the same two (signals.SIGNALS["longer_first"]). A name asked
     for is left alone."""
     body = "".join(f"        attempt_{i} = queue.attempts(upload) + {i}\n" for i in range(8))
     text = (
@@ -934,7 +930,7 @@ def test_a_question_in_words_is_answered_by_the_longer_of_two_close_chunks_of_a_
     results = index.search(question, mode="lexical").results
     assert [r.symbol for r in results] == ["resend_failed", "retry_delay"]
     assert index.search("retry_delay", mode="lexical").results[0].symbol == "retry_delay"
-    monkeypatch.setitem(rank.SIGNALS, "longer_first", 0)
+    monkeypatch.setitem(signals.SIGNALS, "longer_first", 0)
     before = index.search(question, mode="lexical").results
     assert [r.symbol for r in before] == ["retry_delay", "resend_failed"]
     assert [r.score for r in before] == [r.score for r in results]
@@ -961,7 +957,7 @@ def test_a_long_function_named_with_its_owner_answers_with_its_first_piece(
 
 
 def test_one_far_off_candidate_does_not_reorder_the_others() -> None:
-    """Cosines are scaled from the candidates' mean (rank.SIGNALS["semantic_floor"]): one
+    """Cosines are scaled from the candidates' mean (signals.SIGNALS["semantic_floor"]): one
     unrelated candidate with a very low similarity must not lift every average candidate
     close to the best vector match (min-max did: a word match of average similarity then
     overtook the chunk the vectors clearly preferred)."""
@@ -993,7 +989,7 @@ def test_one_far_off_candidate_does_not_reorder_the_others() -> None:
 
 def test_the_static_view_breaks_a_near_tie_of_the_deep_vectors() -> None:
     """With both tiers built, each model's cosines are scaled on their own and blended
-    (rank.SIGNALS["static_share"]): the table's cosines sit on another scale (here all
+    (signals.SIGNALS["static_share"]): the table's cosines sit on another scale (here all
     near 0.8), yet its clear preference decides between two chunks the transformer
     scores alike, and it does not overturn a clear preference of the transformer."""
     plan = classify("where are retries scheduled")
@@ -1018,7 +1014,7 @@ def test_the_static_view_breaks_a_near_tie_of_the_deep_vectors() -> None:
 
 def test_prose_does_not_outrank_code_for_being_prose() -> None:
     """A question in words is nearer to any prose than to code in the model's space
-    (rank.SIGNALS["prose_alignment"]): prose cosines are moved onto the code candidates'
+    (signals.SIGNALS["prose_alignment"]): prose cosines are moved onto the code candidates'
     mean and spread, so the code that stands out among code beats the paragraph that
     is merely the best of the prose."""
     plan = classify("where are retries scheduled")
@@ -1036,11 +1032,11 @@ def test_prose_does_not_outrank_code_for_being_prose() -> None:
         return max(scored, key=lambda s: s.score).row.id
 
     assert top() == 11
-    rank.SIGNALS["prose_alignment"] = False
+    signals.SIGNALS["prose_alignment"] = False
     try:
         assert top() == 25
     finally:
-        rank.SIGNALS["prose_alignment"] = True
+        signals.SIGNALS["prose_alignment"] = True
 
 
 def test_a_narrow_filter_finds_matches_beyond_the_usual_candidates(tmp_path: Path) -> None:
@@ -1102,7 +1098,7 @@ def test_minor_versions_are_versions_too(tmp_path: Path, older: str, newer: str)
 
 def paths_after_priors(plan: QueryPlan, scored: list[Scored], definitions: dict) -> list[str]:
     """The candidates' paths, best first, once the priors have scored them."""
-    rank.apply_priors(plan, scored, definitions)
+    priors.apply_priors(plan, scored, definitions)
     return [item.row.path for item in sorted(scored, key=lambda item: -item.score)]
 
 
@@ -1233,12 +1229,12 @@ def test_a_file_that_mentions_every_word_of_the_question_comes_first(tmp_path: P
     index = Index(root)
     query = "retry uploads with backoff after timeouts"
     assert index.search(query, mode="lexical").results[0].path == "src/transfer.py"
-    saved = rank.PRIORS["coverage"]
-    rank.PRIORS["coverage"] = 1.0
+    saved = signals.PRIORS["coverage"]
+    signals.PRIORS["coverage"] = 1.0
     try:
         assert index.search(query, mode="lexical").results[0].path == "src/network.py"
     finally:
-        rank.PRIORS["coverage"] = saved
+        signals.PRIORS["coverage"] = saved
     index.close()
 
 
@@ -1296,7 +1292,7 @@ def test_other_matching_chunks_of_a_file_are_named_with_its_result(tmp_path: Pat
     )
     results = Index(root).search("session token", k=5, mode="lexical").results
     first = next(r for r in results if r.path == "auth/sessions.py")
-    assert 1 <= len(first.also) <= rank.FURTHER_HITS
+    assert 1 <= len(first.also) <= file_order.FURTHER_HITS
     shown = [(r.start_line, r.end_line) for r in results if r.path == first.path]
     pointed = [(hit["start_line"], hit["end_line"]) for hit in first.also]
     for start, end in pointed:
@@ -2496,7 +2492,7 @@ def test_a_pasted_message_or_line_finds_the_code_it_was_copied_from(
         "put",
     )
     # the same searches without the prior: the words alone point elsewhere
-    monkeypatch.setitem(rank.PRIORS, "verbatim", 1.0)
+    monkeypatch.setitem(signals.PRIORS, "verbatim", 1.0)
     assert first(message) != ("app/store.py", "put")
     assert first("for attempt in range(retries):\n  if bucket.write(upload):") != (
         "app/store.py",
@@ -2545,9 +2541,9 @@ def test_a_name_asks_for_the_kind_its_case_tells(
 
     assert first("Index") == ("app/api.py", "Index")
     assert first("index") == ("app/store.py", "index")
-    monkeypatch.setitem(rank.PRIORS, "type_name", 1.0)
-    monkeypatch.setitem(rank.PRIORS, "function_name", 1.0)
-    monkeypatch.setitem(rank.SIGNALS, "sole_definition_floor", 0.0)
+    monkeypatch.setitem(signals.PRIORS, "type_name", 1.0)
+    monkeypatch.setitem(signals.PRIORS, "function_name", 1.0)
+    monkeypatch.setitem(signals.SIGNALS, "sole_definition_floor", 0.0)
     assert first("Index") == first("index") == ("app/indexer.py", "Indexer")
 
 
@@ -2796,7 +2792,7 @@ def test_recorded_test_data_ranks_below_the_tests(tmp_path: Path) -> None:
     ratios = []
     for question in ("how the statusline shows the mode", "statusline fixtures"):
         scored = [Scored(shot, 1.0), Scored(code, 1.0)]
-        rank.apply_priors(classify(question), scored, {})
+        priors.apply_priors(classify(question), scored, {})
         ratios.append(scored[0].score / scored[1].score)
     assert ratios[0] < 1.0 == ratios[1]
 
@@ -2837,15 +2833,15 @@ def test_a_question_in_words_is_answered_by_code_before_a_declaration_without_bo
 ) -> None:
     """An interface's method declared with a long comment says the question's words more
     often than the method that does the work; a declaration without a body takes the
-    `declarations` prior for a question in words (rank.SIGNALS["body_less"]). A name
+    `declarations` prior for a question in words (signals.SIGNALS["body_less"]). A name
     asked for is left alone, and an expression body (`=> attempts;`) is a body."""
     index = Index(write_tree(tmp_path, _declared_and_defined()))
     index.index(embed="none")
     question = "how are failed uploads retried"
-    monkeypatch.setitem(rank.SIGNALS, "body_less", False)
+    monkeypatch.setitem(signals.SIGNALS, "body_less", False)
     before = index.search(question, mode="lexical").results
     assert (before[0].path, before[0].symbol) == ("src/UploadQueue.java", "retryFailedUploads")
-    monkeypatch.setitem(rank.SIGNALS, "body_less", True)
+    monkeypatch.setitem(signals.SIGNALS, "body_less", True)
     results = index.search(question, mode="lexical").results
     assert [(r.path, r.symbol) for r in results[:2]] == [
         ("src/HttpUploadQueue.java", "retryFailedUploads"),
@@ -2853,14 +2849,14 @@ def test_a_question_in_words_is_answered_by_code_before_a_declaration_without_bo
     ]
     # a name asked for: the prior does not apply, the order is the one without it
     named = index.search("retryFailedUploads", mode="lexical").results
-    monkeypatch.setitem(rank.SIGNALS, "body_less", False)
+    monkeypatch.setitem(signals.SIGNALS, "body_less", False)
     assert [r.path for r in index.search("retryFailedUploads", mode="lexical").results] == [
         r.path for r in named
     ]
-    assert rank.body_less("/** Retries. {@link Upload} */\nUpload retry(int attempts);")
-    assert rank.body_less("// Retries. {@link Upload}\nUpload retry(int n); // at most 3")
-    assert not rank.body_less("public int Attempts() => attempts;")  # C#: a body
-    assert not rank.body_less("int retry(int attempts) {\n    return attempts;\n}")
+    assert priors.body_less("/** Retries. {@link Upload} */\nUpload retry(int attempts);")
+    assert priors.body_less("// Retries. {@link Upload}\nUpload retry(int n); // at most 3")
+    assert not priors.body_less("public int Attempts() => attempts;")  # C#: a body
+    assert not priors.body_less("int retry(int attempts) {\n    return attempts;\n}")
 
 
 _DEPENDENCY_CODE = (
@@ -2907,11 +2903,11 @@ def test_the_translation_prior_lowers_translated_docs_for_a_question_in_ascii() 
 
     folders = frozenset({"docs/ru/"})
     english = scored()
-    rank.apply_priors(classify("dependencies with yield"), english, {}, translations=folders)
-    assert english[1].score == pytest.approx(english[0].score * rank.PRIORS["translation"])
-    assert rank.PRIORS["translation"] < 1.0
+    priors.apply_priors(classify("dependencies with yield"), english, {}, translations=folders)
+    assert english[1].score == pytest.approx(english[0].score * signals.PRIORS["translation"])
+    assert signals.PRIORS["translation"] < 1.0
     other = scored()
-    rank.apply_priors(classify("зависимости с yield"), other, {}, translations=folders)
+    priors.apply_priors(classify("зависимости с yield"), other, {}, translations=folders)
     assert other[1].score == pytest.approx(other[0].score)
 
 
@@ -2949,7 +2945,7 @@ def test_a_copy_of_another_project_takes_the_vendored_prior(path: str, vendored:
     own = ChunkRow(1, "src/own.c", "c", 1, 9, "function", "", "", "", "", "", "")
     other = ChunkRow(2, path, "c", 1, 9, "function", "", "", "", "", "", "")
     scored = [Scored(own, 1.0), Scored(other, 1.0)]
-    rank.apply_priors(classify("how is a message written out"), scored, {})
-    expected = rank.PRIORS["vendored"] if vendored else 1.0
+    priors.apply_priors(classify("how is a message written out"), scored, {})
+    expected = signals.PRIORS["vendored"] if vendored else 1.0
     assert scored[1].score == pytest.approx(scored[0].score * expected)
-    assert rank.PRIORS["vendored"] < 1.0
+    assert signals.PRIORS["vendored"] < 1.0

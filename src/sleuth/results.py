@@ -42,7 +42,7 @@ class Result:
     parent: str = ""
     signature: str = ""
     #: Further chunks of this file that matched, best first: when the chunk shown is not
-    #: the one asked about, the one asked about is often among these (``rank.further_hits``).
+    #: the one asked about, the one asked about is often among these (``file_order.further_hits``).
     also: list[OtherHit] = field(default_factory=list)
 
     def to_dict(self) -> dict:
