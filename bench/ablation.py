@@ -27,7 +27,7 @@ from common import annotated_tasks, set_knobs
 
 from sleuth import Index
 from sleuth.benchmark import DEFAULT_CACHE, export_root, scored_results
-from sleuth.search import signals
+from sleuth.search.ranking import signals
 
 HERE = Path(__file__).resolve().parent
 BENCH = HERE.parent.parent / "shared" / "bench"

@@ -26,7 +26,7 @@ def first_overlap(results: list, spans: Iterable[Sequence]) -> int | None:
 def set_knobs(assignments: list[str]) -> None:
     """Change priors or signals of the ranking (``NAME=VALUE`` each, ``--set``) for this
     process: exploration, never a default."""
-    from sleuth.search import signals
+    from sleuth.search.ranking import signals
 
     for assignment in assignments:
         name, _, value = assignment.partition("=")

@@ -30,7 +30,7 @@ from pathlib import Path
 from common import emit, first_overlap, indexed_trees
 
 from sleuth import Index
-from sleuth.search import signals
+from sleuth.search.ranking import signals
 from sleuth.tokens import split_identifier
 
 _IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]{7,}\b")

@@ -12,7 +12,6 @@ from sleuth.generated import generated_by_content
 from sleuth.languages import language_for
 from sleuth.locales import translated, translation_folders
 from sleuth.results import OtherHit, other_hit_text, result_of
-from sleuth.search import file_order, priors, signals
 from sleuth.search.classify import (
     MAX_NAMED_FILES,
     QueryPlan,
@@ -21,11 +20,12 @@ from sleuth.search.classify import (
     named_files,
     named_lines,
 )
-from sleuth.search.evidence import verbatim_needle
-from sleuth.search.file_order import further_hits, merge_and_cut
 from sleuth.search.filters import category_of
-from sleuth.search.fusion import Scored, fuse
-from sleuth.search.path_words import path_matches
+from sleuth.search.ranking import file_order, priors, signals
+from sleuth.search.ranking.evidence import verbatim_needle
+from sleuth.search.ranking.file_order import further_hits, merge_and_cut
+from sleuth.search.ranking.fusion import Scored, fuse
+from sleuth.search.ranking.path_words import path_matches
 from sleuth.store.lexical import LexicalStore
 from sleuth.store.meta import VECTOR_TABLES, ChunkRow, DefinitionSpan, MetaStore
 from sleuth.tokens import names_path

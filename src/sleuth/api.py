@@ -34,12 +34,12 @@ from .handles import Expansion, Handle, HandleRef, one_line, parse_target
 from .indexer import Indexer, Progress, UpdateReport, _quiet
 from .prepare import content_hash
 from .results import Result, SearchResponse, other_hit_text, percent
-from .search.asked_names import TYPE_KINDS
 from .search.classify import QueryPlan, as_name, classify
 from .search.engine import VectorSide
 from .search.engine import search as run_search
 from .search.filters import Filters, category_of
 from .search.query_syntax import CATEGORIES, ParsedQuery, parse_query
+from .search.ranking.asked_names import TYPE_KINDS
 from .search.spelling import respell
 from .search.symbols import NAME_CHARACTERS, definitions_named, split_symbol
 from .spawn import spawn_embedder

@@ -1,1 +1,1 @@
-"""Query -> classify -> retrieve (lexical, vector) -> fuse -> rank -> results."""
+"""Query -> classify -> retrieve (lexical, vector) -> rank (``ranking/``) -> results."""

@@ -17,16 +17,22 @@ from ..store.lexical import LexicalStore
 from ..store.meta import ChunkRow, DefinitionSpan, MetaStore
 from ..store.vectors import VectorStore
 from ..tokens import last_part, names_path, short_name
-from .asked_names import TYPE_KINDS, asked_definition_in
 from .callees import callees
 from .classify import QueryPlan
-from .evidence import apply_coverage, apply_verbatim
-from .file_order import further_hits, lead_with_code, lead_with_heads, longer_first, merge_and_cut
 from .filters import Filters, chunk_category
-from .fusion import Scored, field_boosts, fuse
 from .implementers import structural_implementers
-from .priors import apply_priors, named_line_in
-from .signals import SIGNALS
+from .ranking.asked_names import TYPE_KINDS, asked_definition_in
+from .ranking.evidence import apply_coverage, apply_verbatim
+from .ranking.file_order import (
+    further_hits,
+    lead_with_code,
+    lead_with_heads,
+    longer_first,
+    merge_and_cut,
+)
+from .ranking.fusion import Scored, field_boosts, fuse
+from .ranking.priors import apply_priors, named_line_in
+from .ranking.signals import SIGNALS
 from .symbols import owned_member_spans
 from .uses import ASKED, code_lines, use_matcher, use_scores
 

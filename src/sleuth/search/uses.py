@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 
 from ..languages import DATA_LANGUAGES, DOC_LANGUAGES
 from ..tokens import last_part, owner_of
-from .priors import COMMENT_LINE, IMPORT_LINE
+from .ranking.priors import COMMENT_LINE, IMPORT_LINE
 
 #: Scores of a chunk holding the use asked for, and of one that names it otherwise (a
 #: reference passed as a value, an import when calls are asked for).

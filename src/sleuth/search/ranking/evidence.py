@@ -7,9 +7,9 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
 
-from .classify import QueryPlan
+from ..classify import QueryPlan
+from ..filters import chunk_category
 from .file_order import best_by_file
-from .filters import chunk_category
 from .fusion import Scored
 from .path_words import same_word
 from .signals import PRIORS

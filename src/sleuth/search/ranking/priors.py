@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..languages import DATA_LANGUAGES
-from ..locales import translated
-from ..store.meta import ChunkRow, DefinitionSpan
-from ..tokens import names_path, short_name
+from ...languages import DATA_LANGUAGES
+from ...locales import translated
+from ...store.meta import ChunkRow, DefinitionSpan
+from ...tokens import names_path, short_name
+from ..classify import QueryPlan
+from ..filters import chunk_category
 from .asked_names import (
     CALLABLE_KINDS,
     HOLDS_START,
@@ -27,8 +29,6 @@ from .asked_names import (
     kinds_named,
     paths_defining,
 )
-from .classify import QueryPlan
-from .filters import chunk_category
 from .fusion import Scored
 from .path_words import path_matches
 from .signals import PRIORS, SIGNALS

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..languages import DOC_LANGUAGES
-from ..store.lexical import FIELD_BOOSTS
-from ..store.meta import ChunkRow
-from .classify import QueryPlan
-from .filters import category_of
+from ...languages import DOC_LANGUAGES
+from ...store.lexical import FIELD_BOOSTS
+from ...store.meta import ChunkRow
+from ..classify import QueryPlan
+from ..filters import category_of
 from .signals import SIGNALS
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 
-from ..store.meta import ChunkRow, DefinitionSpan
-from ..tokens import bare_name, short_name
-from .filters import category_of
+from ...store.meta import ChunkRow, DefinitionSpan
+from ...tokens import bare_name, short_name
+from ..filters import category_of
 
 #: Chunk kinds that declare a type (prior ``type_name``; a subtype question's name is
 #: one) or something called (``function_name``).

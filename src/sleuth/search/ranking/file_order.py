@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..classify import QueryPlan
 from .asked_names import CALLABLE_KINDS, HOLDS_START, TYPE_KINDS
-from .classify import QueryPlan
 from .fusion import Scored
 from .signals import SIGNALS
 

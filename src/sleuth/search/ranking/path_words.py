@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from ..tokens import split_identifier
-from .filters import category_of
+from ...tokens import split_identifier
+from ..filters import category_of
 
 _TEST_MARKERS = frozenset({"test", "tests", "spec", "specs", "testing"})
 
