@@ -1191,6 +1191,41 @@ def test_type_declarations_rank_below_the_code_that_does_the_work(tmp_path: Path
     assert scores[0] == scores[1] == scores[2], scores
 
 
+def test_a_name_is_answered_by_its_module_before_its_type_stub(tmp_path: Path) -> None:
+    """A `.pyi` stub declares `retry` in three overloads, saying the name and its
+    parameters more often than the module that defines it once (without the prior the
+    stub comes first here); a stub with no module beside it is still found by the name."""
+    overload = (
+        "@overload\ndef retry(\n    task: Callable[[], T],\n    attempts: {},\n"
+        "    on_retry: Callable[[int], None] | None = ...,\n) -> T: ...\n"
+    )
+    root = _write(
+        tmp_path / "repo",
+        {
+            "pkg/retrying.pyi": "from typing import Callable, TypeVar, overload\n\n"
+            "T = TypeVar('T')\n\n"
+            + "".join(overload.format(kind) for kind in ("int", "None", "float")),
+            "pkg/retrying.py": (
+                "import time\n\n\n"
+                "def retry(task, attempts=3, on_retry=None):\n"
+                "    for attempt in range(attempts):\n"
+                "        try:\n"
+                "            return task()\n"
+                "        except OSError:\n"
+                "            if on_retry:\n"
+                "                on_retry(attempt)\n"
+                "            time.sleep(2 ** attempt)\n"
+                "    return task()\n"
+            ),
+            "pkg/_speedups.pyi": "def checksum(data: bytes) -> int: ...\n",
+        },
+    )
+    index = Index(root)
+    assert index.search("retry", mode="lexical").results[0].path == "pkg/retrying.py"
+    assert index.search("checksum", mode="lexical").results[0].path == "pkg/_speedups.pyi"
+    index.close()
+
+
 def test_a_file_that_mentions_every_word_of_the_question_comes_first(tmp_path: Path) -> None:
     """The question's words are spread over two functions of transfer.py; one function
     of network.py repeats two of them. Chunk by chunk network.py wins (it does without

@@ -167,6 +167,8 @@ def apply_priors(
             factor *= PRIORS["superseded"]
         if plan.kind != "identifier" and _declares_only(row):
             factor *= PRIORS["declarations"]
+        if row.path.endswith(_STUB_SUFFIX):
+            factor *= PRIORS["stubs"]
         if not asks_releases and _release_notes(row.path, category):
             factor *= PRIORS["release_notes"]
         if not asks_data and (row.language in DATA_LANGUAGES or _recorded(row.path, row.language)):
@@ -226,6 +228,9 @@ def _newest_versions(
         asked.update(version[0] for version in defined_in if version is not None)
     return {parent: number for parent, number in newest.items() if parent not in asked}
 
+
+#: Type stubs (prior ``stubs``).
+_STUB_SUFFIX = ".pyi"
 
 #: Type-declaration modules of TypeScript and JavaScript (prior ``declarations``); in
 #: other languages a types/ folder often holds working code (Go packages, Rust crates).

@@ -51,6 +51,10 @@ PRIORS = {
     # generated code: by its path (generated/, *.generated.*, .d.ts), or a file whose
     # first lines say a tool wrote it (``DO NOT EDIT``, a flex scanner; ``generated``)
     "generated": 0.6,
+    # a type stub (Python's ``.pyi``): it declares the names its module defines, with
+    # overloads that say a name many times; the module's code answers, for a name asked
+    # alone too (a stub with no module beside it is still the one definition)
+    "stubs": 0.6,
     # another project's code copied in (spdlog's fmt under fmt/bundled/, pip's _vendor/);
     # the usual folders (vendor/, third_party/) are not indexed at all
     "vendored": 0.6,
