@@ -45,7 +45,8 @@ from .spawn import spawn_embedder
 from .store.layout import Layout
 from .store.lexical import LexicalStore
 from .store.lock import FileLock
-from .store.meta import MetaStore, schema_version_of
+from .store.meta import MetaStore
+from .store.sqlite import schema_version_of
 from .store.vectors import VectorStore, graph_path, refresh_graph_of
 from .tokens import last_part
 

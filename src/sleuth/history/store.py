@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..store.meta import _Transaction, keyed_vectors, open_database
+from ..store.sqlite import Transaction, keyed_vectors, open_database
 from .gitlog import CommitRecord, FileChange
 
 SCHEMA = """
@@ -102,8 +102,8 @@ class HistoryStore:
     def close(self) -> None:
         self.db.close()
 
-    def transaction(self) -> _Transaction:
-        return _Transaction(self.db, self.lock)
+    def transaction(self) -> Transaction:
+        return Transaction(self.db, self.lock)
 
     def get(self, key: str, default: str | None = None) -> str | None:
         row = self.db.execute("SELECT value FROM state WHERE key=?", (key,)).fetchone()
