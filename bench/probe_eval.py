@@ -47,6 +47,8 @@ def export(tree: dict, cache: Path, mirrors: Path) -> Path | None:
     if root.is_dir() and any(root.iterdir()):
         return root
     git_dir = mirrors / tree["repo"].replace("/", "+") / "repo"
+    if (git_dir / ".git").is_dir():  # a mirror that arrived with a work tree
+        git_dir = git_dir / ".git"
     if not git_dir.is_dir():
         print(f"{tree['name']}: no mirror at {git_dir} (fetch github:{tree['repo']})")
         return None
