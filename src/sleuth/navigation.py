@@ -98,7 +98,7 @@ def expand(index: Index, target: str | Handle, context_lines: int = 0) -> Expans
         within = row.start_line <= start and end <= row.end_line
         symbol, kind = (row.symbol, row.kind) if within else ("", "")
     else:
-        path = _indexed_path(index, meta, ref.path)
+        path = _indexed_path(index.root, meta, ref.path)
         chunks = meta.chunks_in_file(path)
         symbol = kind = ""
         if ref.start_line is None:
@@ -114,7 +114,7 @@ def expand(index: Index, target: str | Handle, context_lines: int = 0) -> Expans
             if holder and end <= holder.end_line:
                 symbol, kind = holder.symbol, holder.kind
     file_row = meta.file_row(path)
-    lines, changed = _read_indexed(index, path, file_row)
+    lines, changed = _read_indexed(index.root, path, file_row)
     if changed:
         return Expansion(
             text,
@@ -219,11 +219,11 @@ def _relocate(index: Index, meta: MetaStore, old: Handle) -> Handle | None:
     return located[0] if located else None
 
 
-def _indexed_path(index: Index, meta: MetaStore, raw: str) -> str:
+def _indexed_path(root: Path, meta: MetaStore, raw: str) -> str:
     """The repository-relative path of an indexed file; PathError for anything else."""
     if "\x00" in raw:
         raise PathError(f"{raw[:80]!r}: a path holds no NUL byte")
-    root = index.root.resolve()
+    root = root.resolve()
     candidate = Path(raw)
     resolved = (candidate if candidate.is_absolute() else root / candidate).resolve()
     if not resolved.is_relative_to(root):
@@ -235,10 +235,10 @@ def _indexed_path(index: Index, meta: MetaStore, raw: str) -> str:
     return relative
 
 
-def _read_indexed(index: Index, path: str, row: FileRow | None) -> tuple[list[str], bool]:
+def _read_indexed(root: Path, path: str, row: FileRow | None) -> tuple[list[str], bool]:
     """The file's lines, and whether its content differs from what was indexed."""
     try:
-        data = (index.root / path).read_bytes()
+        data = (root / path).read_bytes()
     except OSError:
         return [], True
     changed = row is None or (row.hash is not None and content_hash(data) != row.hash)
@@ -273,7 +273,7 @@ def related(
             raise QueryError(f"stale handle {text!r}: {stale.message}; search again")
     whole_file: list[ChunkRow] = []  # a path without a line: the file as a whole
     if not isinstance(ref, HandleRef):
-        path = _indexed_path(index, meta, ref.path)
+        path = _indexed_path(index.root, meta, ref.path)
         chunks = meta.chunks_in_file(path)
         if not chunks:
             raise QueryError(f"{path}: the index holds no chunk for it")
