@@ -819,6 +819,36 @@ def test_a_later_piece_of_a_definition_trades_places_with_its_first() -> None:
         signals.SIGNALS["lead_with_heads"] = True
 
 
+def test_a_piece_of_the_definition_below_the_cut_still_joins_its_shown_piece() -> None:
+    """Two overloads of one method, next to each other: the second sinks below the cut
+    (by score and the same-file penalty) and still widens the first's result, as it would
+    above the cut, unless the result would outgrow a chunk (signals "join_below_cut")."""
+
+    def hit(path: str, start: int, end: int, score: float, symbol: str = "get") -> Scored:
+        row = ChunkRow(start, path, "java", start, end, "method", symbol, "", "", "", "", "")
+        return Scored(row, score)
+
+    def ranked(second: tuple[int, int]) -> list[tuple[str, int, int]]:
+        scored = [
+            hit("CommandLine.java", 10, 30, 2.0),
+            hit("CommandLine.java", *second, 0.4),
+            hit("Option.java", 5, 15, 1.5, "getKey"),
+            hit("Parser.java", 40, 60, 1.0, "parse"),
+        ]
+        kept = merge_and_cut(scored, k=2)
+        return [(item.row.path, item.start_line, item.end_line) for item in kept]
+
+    assert ranked((32, 50)) == [("CommandLine.java", 10, 50), ("Option.java", 5, 15)]
+    # joined, it would run past a chunk's length: the first piece is shown alone
+    assert config.CHUNK_MAX_LINES < 100 - 10 + 1
+    assert ranked((32, 100)) == [("CommandLine.java", 10, 30), ("Option.java", 5, 15)]
+    signals.SIGNALS["join_below_cut"] = False
+    try:
+        assert ranked((32, 50)) == [("CommandLine.java", 10, 30), ("Option.java", 5, 15)]
+    finally:
+        signals.SIGNALS["join_below_cut"] = True
+
+
 def _upload_queue() -> str:
     """A Java class whose header (doc comment, fields) matches a question about retries
     best, and whose `drain` method does the retrying."""

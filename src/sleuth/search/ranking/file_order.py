@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ... import config
 from ..classify import QueryPlan
 from .asked_names import CALLABLE_KINDS, HOLDS_START, TYPE_KINDS
 from .fusion import Scored
@@ -118,7 +119,12 @@ def merge_and_cut(
     same definition, widens that one.
     The hits ``first`` holds for come before the others (the uses asked for before mere
     mentions: a file's second call must not sink below another file's mention by the
-    same-file penalty)."""
+    same-file penalty).
+
+    Once ``k`` hits are kept, the hits below the cut still join a kept hit they are part
+    of, as long as it stays within a chunk's length (``CHUNK_MAX_LINES``): which piece of
+    a definition shows with its other piece should not depend on where the cut falls
+    (the same-file penalty often puts a function's second overload below it)."""
     diversify(scored, evidence)
     if first is None:
         scored.sort(key=lambda s: -s.score)
@@ -127,17 +133,25 @@ def merge_and_cut(
     kept: list[Scored] = []
     spans: dict[str, list[Scored]] = {}
     for item in scored:
-        same_file = spans.setdefault(item.row.path, [])
+        full = len(kept) >= k
+        if full and not SIGNALS["join_below_cut"]:
+            break
+        same_file = spans.get(item.row.path, []) if full else spans.setdefault(item.row.path, [])
         host = next((s for s in same_file if _joins(item, s)), None)
         if host is not None:
+            if full and _joined_length(host, item) > config.CHUNK_MAX_LINES:
+                continue
             host.start_line = min(host.start_line, item.start_line)
             host.end_line = max(host.end_line, item.end_line)
-            continue
-        same_file.append(item)
-        kept.append(item)
-        if len(kept) >= k:
-            break
+        elif not full:
+            same_file.append(item)
+            kept.append(item)
     return kept
+
+
+def _joined_length(host: Scored, item: Scored) -> int:
+    """Lines of ``host`` widened to take in ``item``."""
+    return max(host.end_line, item.end_line) - min(host.start_line, item.start_line) + 1
 
 
 #: Lines between two pieces of one definition that still make them next to each other

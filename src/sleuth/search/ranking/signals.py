@@ -121,6 +121,9 @@ SIGNALS: dict[str, bool | float | str] = {
     # A definition cut in pieces, each named for it: when a later piece scores best, it
     # trades scores with the piece holding the first line (the file keeps its score).
     "lead_with_heads": True,
+    # Pieces of a definition ranked below the cut still join its shown piece, within a
+    # chunk's length (``file_order.merge_and_cut``).
+    "join_below_cut": True,
     # A test file's path names what it tests (tests/search/test_rank.py): unless the
     # query asks for tests, its words earn a test file no file-name or folder prior.
     "tested_by_path": True,
