@@ -37,7 +37,7 @@ def _names(db: Path) -> dict[str, tuple[str, int]]:
     """Names defined once, by a definition outside tests (test folders, ``mod tests``),
     that a test chunk mentions: name -> (path, first line)."""
     from sleuth.search.filters import definition_category
-    from sleuth.store.meta import DefinitionRow
+    from sleuth.store.definitions import DefinitionRow
 
     con = sqlite3.connect(db)
     rows = con.execute(

@@ -26,8 +26,9 @@ from sleuth.search.ranking.evidence import verbatim_needle
 from sleuth.search.ranking.file_order import further_hits, merge_and_cut
 from sleuth.search.ranking.fusion import Scored, fuse
 from sleuth.search.ranking.path_words import path_matches
+from sleuth.store.definitions import DefinitionSpan
 from sleuth.store.lexical import LexicalStore
-from sleuth.store.meta import VECTOR_TABLES, ChunkRow, DefinitionSpan, MetaStore
+from sleuth.store.meta import VECTOR_TABLES, ChunkRow, MetaStore
 from sleuth.tokens import names_path
 
 from .conftest import git_init, write_tree

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..store.meta import ChunkRow, DefinitionSpan, MetaStore
+from ..store.definitions import DefinitionSpan
+from ..store.meta import ChunkRow, MetaStore
 from ..tokens import owner_of, short_name
 from .filters import category_of
 from .symbols import owned_member_spans

@@ -13,8 +13,9 @@ import tantivy
 
 from .. import config
 from ..results import OtherHit, Result, SearchResponse
+from ..store.definitions import DefinitionSpan
 from ..store.lexical import LexicalStore
-from ..store.meta import ChunkRow, DefinitionSpan, MetaStore
+from ..store.meta import ChunkRow, MetaStore
 from ..store.vectors import VectorStore
 from ..tokens import last_part, names_path, short_name
 from .callees import callees

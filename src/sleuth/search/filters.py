@@ -10,7 +10,8 @@ from functools import lru_cache
 from ..chunking.base import KINDS, TEST_MODULES, quickcheck, rust_test_function
 from ..errors import QueryError
 from ..languages import DOC_LANGUAGES, known_languages, language_named
-from ..store.meta import ChunkRow, DefinitionRow
+from ..store.definitions import DefinitionRow
+from ..store.meta import ChunkRow
 
 _TEST_PATH = re.compile(
     # (a test project or source set named for what it tests: jvmTest/, UnitTests/,

@@ -11,7 +11,8 @@ import re
 
 from ..errors import QueryError
 from ..results import Result
-from ..store.meta import DefinitionRow, DefinitionSpan, MetaStore
+from ..store.definitions import DefinitionRow, DefinitionSpan
+from ..store.meta import MetaStore
 from ..store.sqlite import escape_like
 from ..tokens import NAME_SIGILS, last_part, owner_of, short_name, split_identifier
 from .filters import Filters, definition_category

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 
-from ...store.meta import ChunkRow, DefinitionSpan
+from ...store.definitions import DefinitionSpan
+from ...store.meta import ChunkRow
 from ...tokens import bare_name, short_name
 from ..filters import category_of
 

@@ -13,7 +13,8 @@ from functools import lru_cache
 
 from ...languages import DATA_LANGUAGES
 from ...locales import translated
-from ...store.meta import ChunkRow, DefinitionSpan
+from ...store.definitions import DefinitionSpan
+from ...store.meta import ChunkRow
 from ...tokens import names_path, short_name
 from ..classify import QueryPlan
 from ..filters import chunk_category
