@@ -19,11 +19,15 @@ _CHUNK_OF_DEFINITION = (
     " JOIN chunks c ON c.file_id=d.file_id"
     " AND c.start_line<=d.start_line AND c.end_line>=d.start_line"
 )
+#: A definition's columns in ``DefinitionRow``'s field order, and the tables they come from.
+_DEFINITION_COLUMNS = (
+    "f.path, f.language, d.name, d.kind, d.parent, d.start_line, d.end_line, d.signature"
+)
+_DEFINITIONS_AND_FILES = " FROM definitions d JOIN files f ON f.id=d.file_id"
 #: A definition's ``DefinitionRow`` columns and the id of the chunk holding its first
 #: line (a WHERE clause follows).
 _DEFINITION_AND_CHUNK = (
-    "SELECT f.path, f.language, d.name, d.kind, d.parent, d.start_line, d.end_line,"
-    " d.signature, c.id FROM definitions d JOIN files f ON f.id=d.file_id" + _CHUNK_OF_DEFINITION
+    f"SELECT {_DEFINITION_COLUMNS}, c.id" + _DEFINITIONS_AND_FILES + _CHUNK_OF_DEFINITION
 )
 
 
@@ -135,9 +139,7 @@ class DefinitionLookups:
             values = sigil_forms(pattern)
             where = f"d.name COLLATE NOCASE IN ({','.join('?' * len(values))})"
         rows = self.db.execute(
-            "SELECT f.path, f.language, d.name, d.kind, d.parent, d.start_line, d.end_line,"
-            f" d.signature FROM definitions d JOIN files f ON f.id=d.file_id WHERE {where}"
-            " LIMIT ?",
+            f"SELECT {_DEFINITION_COLUMNS}{_DEFINITIONS_AND_FILES} WHERE {where} LIMIT ?",
             (*values, limit),
         )
         return [DefinitionRow(*r) for r in rows]
@@ -152,8 +154,7 @@ class DefinitionLookups:
         definitions), so this serves symbol lookups, not the search path."""
         escaped = name if like else escape_like(name)
         rows = self.db.execute(
-            "SELECT f.path, f.language, d.name, d.kind, d.parent, d.start_line, d.end_line,"
-            " d.signature FROM definitions d JOIN files f ON f.id=d.file_id"
+            f"SELECT {_DEFINITION_COLUMNS}{_DEFINITIONS_AND_FILES}"
             " WHERE d.name LIKE ? ESCAPE '\\' OR d.name LIKE ? ESCAPE '\\' LIMIT ?",
             (f"%.{escaped}", f"%:{escaped}", limit),
         )
