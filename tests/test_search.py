@@ -932,6 +932,7 @@ def test_a_question_in_words_is_answered_by_the_method_before_its_class_header(
     assert results[1].symbol == "UploadQueue"
     assert index.search("UploadQueue", mode="lexical").results[0].symbol == "UploadQueue"
     monkeypatch.setitem(signals.SIGNALS, "lead_with_code", 0)
+    monkeypatch.setitem(signals.SIGNALS, "file_opening", 0)  # the class opens the file
     before = index.search(question, mode="lexical").results
     assert (before[0].symbol, before[1].symbol) == ("UploadQueue", "drain")
     assert before[0].score == results[0].score  # the same scores, traded
@@ -962,9 +963,57 @@ def test_a_question_in_words_is_answered_by_the_longer_of_two_close_chunks_of_a_
     assert [r.symbol for r in results] == ["resend_failed", "retry_delay"]
     assert index.search("retry_delay", mode="lexical").results[0].symbol == "retry_delay"
     monkeypatch.setitem(signals.SIGNALS, "longer_first", 0)
+    monkeypatch.setitem(signals.SIGNALS, "file_opening", 0)  # the getter opens the file
     before = index.search(question, mode="lexical").results
     assert [r.symbol for r in before] == ["retry_delay", "resend_failed"]
     assert [r.score for r in before] == [r.score for r in results]
+
+
+def test_a_question_in_words_is_answered_by_code_before_a_file_opening_or_constant(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module's opening summary and a table of constants say the words of the question
+    more often than the function that does the work; for a question in words the file's
+    best score goes to the function all the same, and the scores are the same two
+    (signals.SIGNALS["code_in_file"], ["file_opening"])."""
+    opening = (
+        '"""Failed uploads: how a failed upload is retried.\n\n'
+        "A failed upload is retried after a delay; uploads that failed too often are dropped.\n"
+        '"""\n\nimport time\n\nMAX_ATTEMPTS = 5\n\n\n'
+        "def resend(queue, send):\n"
+        '    """A failed upload goes out again until retried too often."""\n'
+        "    for item in queue.pending():\n"
+        "        if queue.attempts(item) > MAX_ATTEMPTS:\n"
+        "            queue.drop(item)\n"
+        "        elif not send(item):\n"
+        "            time.sleep(1)\n"
+        "            queue.requeue(item)\n"
+    )
+    table = (
+        "import os\n\n\ndef retry_after(upload):\n"
+        '    """Seconds to wait before a failed upload is retried."""\n'
+        '    return int(os.environ.get("DELAY", "5")) * upload.attempts\n\n\n'
+        "RETRY_POLICY = {\n"
+        '    "failed upload": "retried",\n'
+        '    "failed upload twice": "retried later",\n'
+        '    "failed upload thrice": "retried much later",\n}\n'
+    )
+    question = "how is a failed upload retried"
+    for name, text, code, other in [
+        ("uploads.py", opening, "resend", ""),
+        ("policy.py", table, "retry_after", "RETRY_POLICY"),
+    ]:
+        monkeypatch.undo()
+        index = Index(write_tree(tmp_path / name, {name: text}))
+        index.index(embed="none")
+        results = index.search(question, mode="lexical").results
+        assert [r.symbol for r in results] == [code, other]
+        monkeypatch.setitem(signals.SIGNALS, "code_in_file", 0)
+        monkeypatch.setitem(signals.SIGNALS, "file_opening", 0)
+        before = index.search(question, mode="lexical").results
+        assert [r.symbol for r in before] == [other, code]
+        assert [r.score for r in before] == [r.score for r in results]
+        index.close()
 
 
 def test_a_long_function_named_with_its_owner_answers_with_its_first_piece(

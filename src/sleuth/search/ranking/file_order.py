@@ -12,23 +12,41 @@ from .asked_names import CALLABLE_KINDS, HOLDS_START, TYPE_KINDS
 from .fusion import Scored
 from .signals import SIGNALS
 
+#: What ``SIGNALS["code_in_file"]`` leans to: the kinds of chunk that do something.
+CODE_KINDS = CALLABLE_KINDS | {"test"}
+
 
 def longer_first(plan: QueryPlan, scored: list[Scored]) -> None:
     """For a question in words, each file's scores go to its candidates in the order of
     score x lines ^ ``SIGNALS["longer_first"]``: which chunk answers for a file leans to
     the longer of two that score alike (a 40-line function over a 4-line accessor that
-    says the same words). Files rank as before: each keeps its set of scores."""
+    says the same words). In that order code counts more (``SIGNALS["code_in_file"]``)
+    and the file's opening chunk less (``SIGNALS["file_opening"]``): a summary, a licence
+    or a table of constants says the question's words, a function does what it asks.
+    Files rank as before: each keeps its set of scores."""
     power = float(SIGNALS["longer_first"])
-    if not power or plan.kind == "identifier":
+    code = 1 + float(SIGNALS["code_in_file"])
+    opening = 1 - float(SIGNALS["file_opening"])
+    if plan.kind == "identifier" or (not power and code == opening == 1):
         return
     files: dict[str, list[Scored]] = {}
     for item in scored:
         files.setdefault(item.row.path, []).append(item)
+
+    def weight(item: Scored) -> float:
+        row = item.row
+        lean = (row.end_line - row.start_line + 1) ** power
+        if row.kind in CODE_KINDS:
+            lean *= code
+        if row.start_line == 1:
+            lean *= opening
+        return item.score * lean
+
     for items in files.values():
         if len(items) < 2:
             continue
         values = sorted((item.score for item in items), reverse=True)
-        items.sort(key=lambda i: -i.score * (i.row.end_line - i.row.start_line + 1) ** power)
+        items.sort(key=weight, reverse=True)
         for item, value in zip(items, values, strict=True):
             item.score = value
 

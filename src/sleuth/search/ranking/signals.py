@@ -155,4 +155,12 @@ SIGNALS: dict[str, bool | float | str] = {
     # favour a file's short chunks, and the code asked about is more often a longer one.
     # 0: the scores' own order.
     "longer_first": 0.2,
+    # In the same order, a function, method or test of the file counts this share more
+    # than its score: a question in words asks how something is done, and a file's
+    # blocks, constants and headers more often only name it. 0: no lean.
+    "code_in_file": 0.5,
+    # ... and the file's opening chunk (from its first line: licence, summary, imports)
+    # this share less: it says what the whole file is for, and so matches a question
+    # about anything inside; the code asked about lies further down. 0: no lean.
+    "file_opening": 0.5,
 }
