@@ -975,7 +975,8 @@ def test_a_question_in_words_is_answered_by_code_before_a_file_opening_or_consta
     """A module's opening summary and a table of constants say the words of the question
     more often than the function that does the work; for a question in words the file's
     best score goes to the function all the same, and the scores are the same two
-    (signals.SIGNALS["code_in_file"], ["file_opening"])."""
+    (signals.SIGNALS["code_in_file"], ["file_opening"]). A document's opening section
+    is left alone."""
     opening = (
         '"""Failed uploads: how a failed upload is retried.\n\n'
         "A failed upload is retried after a delay; uploads that failed too often are dropped.\n"
@@ -1014,6 +1015,24 @@ def test_a_question_in_words_is_answered_by_code_before_a_file_opening_or_consta
         assert [r.symbol for r in before] == [other, code]
         assert [r.score for r in before] == [r.score for r in results]
         index.close()
+    # A document's opening section is its overview: it keeps its place.
+    readme = (
+        "# Archive client\n\nSends files to the archive and retries a failed upload until"
+        " it goes through.\nA failed upload waits in a queue.\n\n## Settings\n\n"
+        "`max_attempts`: how often a failed upload is retried before the upload is dropped."
+        "\n`delay`: seconds between two attempts.\n"
+    )
+    monkeypatch.undo()
+    index = Index(write_tree(tmp_path / "docs", {"README.md": readme}))
+    index.index(embed="none")
+    question = "what happens to a failed upload"
+    results = index.search(question, mode="lexical").results
+    assert [r.symbol for r in results] == ["Archive client", "Settings"]
+    monkeypatch.setattr(file_order, "DOC_LANGUAGES", frozenset())
+    assert [r.symbol for r in index.search(question, mode="lexical").results] == [
+        "Settings",
+        "Archive client",
+    ]
 
 
 def test_a_long_function_named_with_its_owner_answers_with_its_first_piece(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ... import config
+from ...languages import DOC_LANGUAGES
 from ..classify import QueryPlan
 from .asked_names import CALLABLE_KINDS, HOLDS_START, TYPE_KINDS
 from .fusion import Scored
@@ -38,7 +39,7 @@ def longer_first(plan: QueryPlan, scored: list[Scored]) -> None:
         lean = (row.end_line - row.start_line + 1) ** power
         if row.kind in CODE_KINDS:
             lean *= code
-        if row.start_line == 1:
+        if row.start_line == 1 and row.language not in DOC_LANGUAGES:
             lean *= opening
         return item.score * lean
 

@@ -159,8 +159,9 @@ SIGNALS: dict[str, bool | float | str] = {
     # than its score: a question in words asks how something is done, and a file's
     # blocks, constants and headers more often only name it. 0: no lean.
     "code_in_file": 0.5,
-    # ... and the file's opening chunk (from its first line: licence, summary, imports)
-    # this share less: it says what the whole file is for, and so matches a question
-    # about anything inside; the code asked about lies further down. 0: no lean.
+    # ... and a code file's opening chunk (from its first line: licence, summary,
+    # imports) this share less: it says what the whole file is for, and so matches a
+    # question about anything inside; the code asked about lies further down. (A
+    # document's opening section is its overview, and keeps its place.) 0: no lean.
     "file_opening": 0.5,
 }
