@@ -1,6 +1,6 @@
 """Questions on trees outside the shared benchmark, as a check that ranking generalises.
 
-`probes/questions.json` holds 1,508 questions (words, architecture, identifiers) on 90
+`probes/questions.json` holds 1,576 questions (words, architecture, identifiers) on 94
 repositories at fixed commits, in all 19 languages of the benchmark (viper, black,
 pinia, jq, jsoup, sidekiq, mini-redis, ky, Polly, Slim; jotai, tmux, okio,
 swift-argument-parser, shellcheck, plenary.nvim, os-lib, phoenix_live_view, http.zig,
@@ -11,7 +11,7 @@ grape; ripgrep, cJSON, Kingfisher, moshi, zustand, typer, yaml-cpp, echo; okhttp
 retrofit, got, RestSharp, swift-dependencies, gettext, which-key, zlib; bats-assert,
 logrus, mainargs, walkdir, stb, attrs, javapoet, commander.js; execa, httparty, afero,
 scopt, structlog, phpdotenv, warp, swift-log; h3, kotlin-result, yup, busted,
-commons-csv, zig-clap, MediatR, cxxopts), each with
+commons-csv, zig-clap, MediatR, cxxopts; itsdangerous, luassert, pflag, clikt), each with
 the code that answers it as path and line range, decided by reading the code before
 any search. A result is right when its file is an
 answer's and its lines overlap it. The benchmark's scorer is not used: answers are not
