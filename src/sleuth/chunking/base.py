@@ -17,6 +17,9 @@ KINDS = frozenset(
         "section", "window", "adr",
     }
 )  # fmt: skip
+#: The kinds that are a function's body: what a definition inside one is local to, and
+#: the code a question in words leans to within a file.
+FUNCTION_KINDS = frozenset({"function", "method", "macro", "test"})
 
 
 @dataclass(slots=True)

@@ -18,7 +18,14 @@ import tree_sitter
 from ... import config
 from ...languages import parse
 from ...tokens import last_part
-from ..base import Chunk, Definition, quickcheck, rust_test_function, signature_of
+from ..base import (
+    FUNCTION_KINDS,
+    Chunk,
+    Definition,
+    quickcheck,
+    rust_test_function,
+    signature_of,
+)
 from ..parser_copy import parser_source
 from . import repair  # (``repair.REPAIRS`` read at each call: a benchmark sets it to 0)
 from .definitions import (
@@ -169,7 +176,7 @@ class _Chunker:
             if node_key(node) in consumed:
                 continue  # the inner definition of a wrapper already taken
             parent_name, parent_kind = (stack[-1][2], stack[-1][3]) if stack else ("", "")
-            if parent_kind in _FUNCTION_KINDS:
+            if parent_kind in FUNCTION_KINDS:
                 # a test's own helpers too (ky's `isKyLeaking` in a `test(..)` body), but
                 # not the members of its fakes (`{ async fetch(request) { .. } }`)
                 if parent_kind != "test" or getattr(node.parent, "type", "") not in MEMBER_LISTS:
@@ -534,9 +541,6 @@ _ELSE = re.compile(r"\s*#\s*(?:else|elif)\b")
 _ENDIF = re.compile(r"\s*#\s*endif\b")
 #: A line that is a comment alone, in any of the grammars' languages.
 _COMMENT_LINE = re.compile(r"\s*(?://|/\*|\*|#(?![!\[{]|if|else|elif|end|define|include)|--|;|%)")
-
-
-_FUNCTION_KINDS = frozenset({"function", "method", "macro", "test"})
 
 
 def _wrapped_type(container: _Def) -> tuple[_Def, str] | None:

@@ -7,14 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ... import config
+from ...chunking.base import FUNCTION_KINDS
 from ...languages import DOC_LANGUAGES
 from ..classify import QueryPlan
 from .asked_names import CALLABLE_KINDS, HOLDS_START, TYPE_KINDS
 from .fusion import Scored
 from .signals import SIGNALS
-
-#: What ``SIGNALS["code_in_file"]`` leans to: the kinds of chunk that do something.
-CODE_KINDS = CALLABLE_KINDS | {"test"}
 
 
 def longer_first(plan: QueryPlan, scored: list[Scored]) -> None:
@@ -37,7 +35,7 @@ def longer_first(plan: QueryPlan, scored: list[Scored]) -> None:
     def weight(item: Scored) -> float:
         row = item.row
         lean = (row.end_line - row.start_line + 1) ** power
-        if row.kind in CODE_KINDS:
+        if row.kind in FUNCTION_KINDS:
             lean *= code
         if row.start_line == 1 and row.language not in DOC_LANGUAGES:
             lean *= opening
