@@ -25,7 +25,7 @@ from sleuth.search.ranking import file_order, priors, signals
 from sleuth.search.ranking.evidence import verbatim_needle
 from sleuth.search.ranking.file_order import further_hits, merge_and_cut
 from sleuth.search.ranking.fusion import Scored, fuse
-from sleuth.search.ranking.path_words import path_matches
+from sleuth.search.ranking.path_words import path_matches, with_initialisms
 from sleuth.store.definitions import DefinitionSpan
 from sleuth.store.lexical import LexicalStore
 from sleuth.store.meta import VECTOR_TABLES, ChunkRow, MetaStore
@@ -465,6 +465,45 @@ def test_query_words_name_files_and_folders() -> None:
     assert path_matches(("options",), "App/CommandLineOptions.hs") == (1 / 3, False)
     # a word that names the file does not name its folder too
     assert path_matches(("routes",), "phoenix/router/route.ex") == (1.0, False)
+
+
+def test_a_file_named_by_the_initials_of_query_words_ranks_first(tmp_path: Path) -> None:
+    """`hmr.ts` is named for "hot module replacement": a question in words names the
+    file by the initials of its consecutive words, as it would by a word; a name asked
+    for alone does not."""
+    assert with_initialisms(("server", "sent", "events")) == (
+        "server",
+        "sent",
+        "events",
+        "se",
+        "ss",
+        "sse",
+    )
+    assert path_matches(with_initialisms(("hot", "module", "replacement")), "src/hmr.ts")[0] == 1.0
+    root = _write(
+        tmp_path,
+        {
+            "src/hmr.ts": "export function acceptUpdate(store: Store) {\n"
+            "  // swap the store's state when the bundler sends a hot update\n"
+            "  if (import.meta.hot) import.meta.hot.accept(store.id)\n}\n",
+            # the question's words, more of them, in a file named for something else
+            "src/registry.ts": "export function lookup(id: string) {\n"
+            "  // stores by id: when reloaded the module's stores get a replacement\n"
+            "  const module = stores.module(id)\n"
+            "  return module.replacement ?? module.create(id)\n}\n",
+            "src/plugin.ts": "export function install(app: App) {\n"
+            "  // register the module replacement hook with the app\n"
+            "  app.use(registry)\n}\n",
+        },
+    )
+    results = Index(root).search("hot module replacement for stores", mode="lexical").results
+    assert results[0].path == "src/hmr.ts"
+    # a name asked for alone is not read for initials
+    row = ChunkRow(1, "src/hmr.ts", "typescript", 1, 4, "function", "", "", "", "", "", "")
+    for query, named in (("hot module replacement", True), ("hot_module_replacement", False)):
+        scored = [Scored(row, 1.0)]
+        priors.apply_priors(classify(query), scored, {})
+        assert (scored[0].score > 1.0) is named, query
 
 
 def test_a_file_named_by_the_whole_query_word_outranks_one_named_in_part() -> None:

@@ -89,6 +89,23 @@ def path_matches(terms: tuple[str, ...], path: str) -> tuple[float, bool]:
     return share, in_folder
 
 
+#: Consecutive query words whose initials may name a file (2 to 4: `fs`, `sse`, `cors`).
+INITIALISM_WORDS = (2, 4)
+
+
+def with_initialisms(terms: tuple[str, ...]) -> tuple[str, ...]:
+    """The terms, and the initials of each run of 2-4 consecutive ones: a file is often
+    named for its subject's initialism (`hmr.ts` for "hot module replacement",
+    `sse.rs` for "server-sent events", `hf.py` for "HuggingFace Hub")."""
+    shortest, longest = INITIALISM_WORDS
+    initials = {
+        "".join(term[0] for term in terms[start : start + size])
+        for size in range(shortest, longest + 1)
+        for start in range(len(terms) - size + 1)
+    }
+    return terms + tuple(sorted(initials.difference(terms)))
+
+
 @lru_cache(maxsize=1024)
 def _term_keys(terms: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
     """The terms, and the first four letters of those of four or more (``_matches_any``)."""

@@ -31,7 +31,7 @@ from .asked_names import (
     paths_defining,
 )
 from .fusion import Scored
-from .path_words import path_matches
+from .path_words import path_matches, with_initialisms
 from .signals import PRIORS, SIGNALS
 
 _GENERATED_PATH = re.compile(
@@ -88,6 +88,9 @@ def apply_priors(
     exact = plan.exact_names
     terms = tuple(plan.terms)
     newest = _newest_versions(scored, terms, definitions)
+    # a question in words may name a file by its initials (hmr.ts: hot module replacement)
+    spelled_out = plan.kind != "identifier" and SIGNALS["initialisms"]
+    path_terms = with_initialisms(terms) if spelled_out else terms
     named = kinds_named(plan.text, definitions) if plan.name_alone else frozenset()
     # a name asked for alone whose every definition in its very case is in test code (a
     # test helper, or source under a test/ folder: rails' `commands/test/`) asks for
@@ -153,7 +156,7 @@ def apply_priors(
         else:
             named_by = path_words_named.get(row.path)
             if named_by is None:
-                named_by = path_words_named[row.path] = path_matches(terms, row.path)
+                named_by = path_words_named[row.path] = path_matches(path_terms, row.path)
             name_share, in_folder = named_by
         if name_share:
             factor *= 1.0 + (PRIORS["file_name"] - 1.0) * name_share

@@ -164,4 +164,8 @@ SIGNALS: dict[str, bool | float | str] = {
     # question about anything inside; the code asked about lies further down. (A
     # document's opening section is its overview, and keeps its place.) 0: no lean.
     "file_opening": 0.5,
+    # For a question in words, the initials of 2-4 consecutive terms name a file or
+    # folder too (`hmr.ts` for "hot module replacement", `sse/` for "server-sent
+    # events"; ``path_words.with_initialisms``), for the path priors only.
+    "initialisms": True,
 }
