@@ -97,15 +97,33 @@ def summary(label: str, places: list[int | None]) -> str:
     return f"{label:12} MRR {mrr:.3f}  right at 1 / 3 / 10: {at} of {len(places)}"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def tree_arguments(parser: argparse.ArgumentParser, one_line_per: str) -> None:
+    """The options of every script that asks questions on the probe trees."""
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     parser.add_argument("--mirrors", type=Path, default=DEFAULT_MIRRORS)
     parser.add_argument("--mode", default="hybrid", choices=["hybrid", "lexical", "semantic"])
-    parser.add_argument("--questions", type=Path, default=QUESTIONS, help="questions file")
     parser.add_argument("--trees", help="comma-separated subset (viper,black,...)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
-    parser.add_argument("-v", "--verbose", action="store_true", help="one line per question")
+    parser.add_argument("-v", "--verbose", action="store_true", help=f"one line per {one_line_per}")
+
+
+def open_tree(tree: dict, cache: Path, mirrors: Path) -> Index | None:
+    """The tree's index, exported and indexed with both tiers when missing, brought up to
+    date (a new chunker version re-chunks and embeds what changed); None without a mirror."""
+    root = export(tree, cache, mirrors)
+    if root is None:
+        return None
+    index = Index(root)
+    if not index.exists():
+        print(f"{tree['name']}: indexing (both tiers) ...", flush=True)
+    index.index(embed="deep")
+    return index
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    tree_arguments(parser, "question")
+    parser.add_argument("--questions", type=Path, default=QUESTIONS, help="questions file")
     args = parser.parse_args()
     set_knobs(args.set)
     trees = json.loads(args.questions.read_text())
@@ -114,14 +132,9 @@ def main() -> None:
     every: list[int | None] = []
     by_kind: dict[str, list[int | None]] = {}
     for tree in trees:
-        root = export(tree, args.cache, args.mirrors)
-        if root is None:
+        index = open_tree(tree, args.cache, args.mirrors)
+        if index is None:
             continue
-        index = Index(root)
-        if not index.exists():
-            print(f"{tree['name']}: indexing (both tiers) ...", flush=True)
-        # brought up to date (a new chunker version re-chunks and embeds what changed)
-        index.index(embed="deep")
         places = []
         for qid, kind, question, answers in tree["questions"]:
             place = first_overlap(index.search(question, k=10, mode=args.mode).results, answers)

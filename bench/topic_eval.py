@@ -23,9 +23,7 @@ import statistics
 from pathlib import Path
 
 from common import bench_module, set_knobs
-from probe_eval import DEFAULT_CACHE, DEFAULT_MIRRORS, QUESTIONS, export
-
-from sleuth import Index
+from probe_eval import QUESTIONS, open_tree, tree_arguments
 
 HERE = Path(__file__).resolve().parent
 TOPICS = HERE / "probes" / "topics.json"
@@ -34,14 +32,9 @@ BENCH = HERE.parent.parent / "shared" / "bench"
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
-    parser.add_argument("--mirrors", type=Path, default=DEFAULT_MIRRORS)
+    tree_arguments(parser, "query")
     parser.add_argument("--bench-dir", type=Path, default=BENCH, help="for its scorer")
-    parser.add_argument("--mode", default="hybrid", choices=["hybrid", "lexical", "semantic"])
     parser.add_argument("--topics", type=Path, default=TOPICS, help="queries file")
-    parser.add_argument("--trees", help="comma-separated subset (viper,black,...)")
-    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
-    parser.add_argument("-v", "--verbose", action="store_true", help="one line per query")
     args = parser.parse_args()
     set_knobs(args.set)
     score = bench_module(args.bench_dir, "score")
@@ -52,13 +45,9 @@ def main() -> None:
         name = entry["name"]
         if args.trees and name not in args.trees.split(","):
             continue
-        root = export(trees[name], args.cache, args.mirrors)
-        if root is None:
+        index = open_tree(trees[name], args.cache, args.mirrors)
+        if index is None:
             continue
-        index = Index(root)
-        if not index.exists():
-            print(f"{name}: indexing (both tiers) ...", flush=True)
-        index.index(embed="deep")
         scores = []
         for number, task in enumerate(entry["tasks"], 1):
             targets = [(path, None, None) for path in task["relevant"] + task["secondary"]]
