@@ -25,6 +25,8 @@ from pathlib import Path
 from common import bench_module, set_knobs
 from probe_eval import QUESTIONS, open_tree, tree_arguments
 
+from sleuth.benchmark import scored_results
+
 HERE = Path(__file__).resolve().parent
 TOPICS = HERE / "probes" / "topics.json"
 BENCH = HERE.parent.parent / "shared" / "bench"
@@ -50,13 +52,9 @@ def main() -> None:
             continue
         scores = []
         for number, task in enumerate(entry["tasks"], 1):
-            targets = [(path, None, None) for path in task["relevant"] + task["secondary"]]
+            targets = [score.parse_target(t) for t in task["relevant"] + task["secondary"]]
             results = index.search(task["query"], k=10, mode=args.mode).results
-            rows = [
-                {"path": r.path, "start_line": r.start_line, "end_line": r.end_line}
-                for r in results
-            ]
-            scored = score.score_query(rows, targets, 10, len(targets))
+            scored = score.score_query(scored_results(results, ""), targets, 10, len(targets))
             scores.append(scored["ndcg"])
             by_kind.setdefault(task["category"], {}).setdefault(name, []).append(scored["ndcg"])
             if args.verbose:
