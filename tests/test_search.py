@@ -288,6 +288,10 @@ def test_a_test_file_named_for_the_query_word_is_not_what_it_tests(tmp_path: Pat
         ("how test files are collected", False),  # the subject, not a request
         ("which test runner options exist", False),
         ("how does the runner check that tests pass", False),
+        # where the code asked for is used: a test helper, not a test
+        ("mock handler for simulating HTTP responses in tests", False),
+        ("capturing log entries in memory for unit tests", False),
+        ("retry tests", True),
     ],
 )
 def test_questions_that_ask_for_tests(question: str, wants_tests: bool) -> None:
@@ -312,6 +316,27 @@ def test_a_query_about_testing_still_prefers_source(tmp_path: Path) -> None:
     assert top.path == "runner/discovery.py"
     asked = index.search("tests for collecting test files", mode="lexical").results[0]
     assert asked.path == "tests/test_discovery.py"
+
+
+def test_a_helper_for_tests_ranks_above_the_tests_that_use_it(tmp_path: Path) -> None:
+    """ "... in tests" says where the code is used: the helper is the answer."""
+    root = _write(
+        tmp_path,
+        {
+            "src/logkit/capture.py": "class CapturedLogs:\n"
+            '    """Keeps log entries in memory so that assertions can read them."""\n'
+            "    def __init__(self):\n        self.entries = []\n"
+            "    def emit(self, entry):\n        self.entries.append(entry)\n",
+            "tests/test_capture.py": "def test_captured_entries():\n"
+            "    logs = CapturedLogs()\n    logs.emit('started')\n"
+            "    assert logs.entries == ['started']  # kept in memory\n",
+        },
+    )
+    index = Index(root)
+    top = index.search("capturing log entries in memory in tests", mode="lexical").results[0]
+    assert top.path == "src/logkit/capture.py"
+    asked = index.search("tests for capturing log entries in memory", mode="lexical").results[0]
+    assert asked.path == "tests/test_capture.py"
 
 
 _BELOW_CODE_UNLESS_ASKED = {

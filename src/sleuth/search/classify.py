@@ -21,6 +21,12 @@ _TEST_WORDS = re.compile(
     r"|\bfixtures?\b|^\s*(tests|specs)\b|\b(tests|specs)\s*$",
     re.I,
 )
+#: Tests named as where the code asked for is used ("mock handler for simulating HTTP
+#: responses in tests", "capturing log entries for unit tests"): a test helper is asked
+#: for, not a test.
+_FOR_TESTS = re.compile(
+    r"\b(in|for|during|within|inside|from)\s+((unit|integration|e2e)\s+)?(tests?|specs?)\s*$", re.I
+)
 _DOC_WORDS = re.compile(r"\b(docs?|documentation|readme|guide|tutorial|adrs?|changelog)\b", re.I)
 #: A file written as on disk: a name with its extension (``keylog.h``, ``index.d.ts``),
 #: perhaps with folders (``fastapi/utils.py``, ``/home/me/app/lib/router.js``); the
@@ -340,7 +346,7 @@ def _in_words(text: str, named_word: tuple[str, str] | None, spans_lines: bool) 
         identifiers,
         lexical,
         semantic,
-        bool(_TEST_WORDS.search(text)),
+        bool(_TEST_WORDS.search(_FOR_TESTS.sub("", text))),
         bool(_DOC_WORDS.search(text)),
         named_files(text),
         named_lines(text),
