@@ -13,6 +13,10 @@ as `probe_eval.py` does (into the same cache).
     python bench/topic_eval.py                  # hybrid: NDCG@10 by tree, kind, overall
     python bench/topic_eval.py --mode lexical -v
     python bench/topic_eval.py --set docs=0.6   # a ranking knob changed
+    python bench/topic_eval.py --topics bench/probes/topics-fresh.json
+
+A queries file may name trees of its own: an entry with ``repo`` and ``commit`` beside
+``name`` is exported from that mirror like a probe tree.
 """
 
 from __future__ import annotations
@@ -47,7 +51,8 @@ def main() -> None:
         name = entry["name"]
         if args.trees and name not in args.trees.split(","):
             continue
-        index = open_tree(trees[name], args.cache, args.mirrors)
+        # a tree of the probe questions, or one the queries file names itself (repo, commit)
+        index = open_tree(trees.get(name, entry), args.cache, args.mirrors)
         if index is None:
             continue
         scores = []
