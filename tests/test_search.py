@@ -3057,6 +3057,48 @@ def test_a_question_in_words_is_answered_by_code_before_a_declaration_without_bo
     assert not priors.body_less("int retry(int attempts) {\n    return attempts;\n}")
 
 
+def test_a_question_in_words_lowers_an_interface_below_its_implementation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An interface documents what its implementations do, in the question's words; for
+    a question in words its chunk takes the `declarations` prior
+    (signals.SIGNALS["interfaces"]), unless the question asks about interfaces or is a
+    name."""
+    interface = (
+        "namespace Validation.Resources;\n\n"
+        "public interface ILanguageManager {\n"
+        "    /// <summary>The localized default error message for a culture.</summary>\n"
+        "    string GetString(string key, CultureInfo culture = null);\n"
+        "    bool Enabled { get; set; }\n}\n"
+    )
+    implementation = (
+        "namespace Validation.Resources;\n\n"
+        "public class LanguageManager : ILanguageManager {\n"
+        "    public string GetString(string key, CultureInfo culture = null) {\n"
+        "        culture ??= CultureInfo.CurrentUICulture;\n"
+        "        return _messages[culture.Name + key];\n    }\n}\n"
+    )
+    files = {"src/ILanguageManager.cs": interface, "src/LanguageManager.cs": implementation}
+    index = Index(write_tree(tmp_path, files))
+    index.index(embed="none")
+    meta = MetaStore(index.layout.meta)
+    rows = {row.kind: row for row in meta.iter_chunks()}
+    meta.close()
+    assert rows["interface"].path == "src/ILanguageManager.cs"
+
+    def ratio(question: str) -> float:
+        scored = [Scored(rows["interface"], 1.0), Scored(rows["class"], 1.0)]
+        priors.apply_priors(classify(question), scored, {})
+        return scored[0].score / scored[1].score
+
+    question = "localized default error message for a culture"
+    assert ratio(question) == pytest.approx(signals.PRIORS["declarations"])
+    assert ratio("interface for localized error messages") == 1.0
+    assert ratio("ILanguageManager") >= 1.0
+    monkeypatch.setitem(signals.SIGNALS, "interfaces", False)
+    assert ratio(question) == 1.0
+
+
 _DEPENDENCY_CODE = (
     "```python\ndef get_db():\n    db = Session()\n    try:\n        yield db\n"
     "    finally:\n        db.close()  # dependencies with yield are cleaned up here\n```\n"

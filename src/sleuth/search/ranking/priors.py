@@ -101,6 +101,7 @@ def apply_priors(
     cased = bool(plan.uses_of) and any(
         short_name(span.name) in exact for spans in definitions.values() for span in spans
     )
+    asks_shapes = _ASKS_SHAPES.search(plan.text) is not None
     asks_data = plan.kind == "identifier" or _ASKS_DATA.search(plan.text) is not None
     # a question in another script or with accents may be asked in a translation's language
     translations = translations if plan.text.isascii() else frozenset()
@@ -169,7 +170,9 @@ def apply_priors(
         version = _version_of(row.path)
         if version is not None and version[1] < newest.get(version[0], ()):
             factor *= PRIORS["superseded"]
-        if plan.kind != "identifier" and _declares_only(row):
+        if plan.kind != "identifier" and (
+            _declares_only(row) or (_interface(row) and not asks_shapes)
+        ):
             factor *= PRIORS["declarations"]
         if row.path.endswith(_STUB_SUFFIX):
             factor *= PRIORS["stubs"]
@@ -329,6 +332,23 @@ _DECLARABLE_KINDS = frozenset({"function", "method"})  # (a macro ending in `;` 
 
 #: Block comments and line comments (whole lines, or after code: ``void f(); // why``).
 _COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
+
+
+#: Languages whose interfaces (protocols in Swift) are their own chunk kind.
+_INTERFACE_LANGUAGES = frozenset({"csharp", "java", "php", "swift"})
+#: A question about interfaces, protocols or types, which declarations answer.
+_ASKS_SHAPES = re.compile(
+    r"\b(interfaces?|protocols?|contracts?|abstract\w*|traits?|signatures?|types?)\b", re.I
+)
+
+
+def _interface(row: ChunkRow) -> bool:
+    """An interface's chunk (``SIGNALS["interfaces"]``): it declares what others do."""
+    return (
+        bool(SIGNALS["interfaces"])
+        and row.kind == "interface"
+        and row.language in _INTERFACE_LANGUAGES
+    )
 
 
 def _declares_only(row: ChunkRow) -> bool:

@@ -94,6 +94,9 @@ SIGNALS: dict[str, bool | float | str] = {
     # a function or method declared without a body (an interface's method, a C
     # prototype) takes the ``declarations`` prior for a question that is not a name
     "body_less": True,
+    # an interface or protocol (C#, Java, PHP, Swift) lists what implementations do:
+    # the ``declarations`` prior too, for a question in words not about interfaces
+    "interfaces": True,
     # Each further hit of a file already ranked higher keeps (1 - this) of its score,
     # compounding: one big file cannot fill the top 10 while other files also match.
     "same_file_penalty": 0.7,
