@@ -957,7 +957,7 @@ def test_examples_snippets_and_demos_come_after_the_code_they_show(
 ) -> None:
     """Folders of examples, samples, snippets and demos, in any case (C#'s `Samples/`,
     `Snippets/Docs/`), hold code that shows the code: it comes second even when it says
-    the words more often (PRIORS["auxiliary"])."""
+    the words more often (PRIORS["auxiliary"]), unless the question asks for examples."""
     code = (
         "def retry_failed_uploads(queue, send):\n"
         "    for upload in queue.failed():\n"
@@ -979,6 +979,24 @@ def test_examples_snippets_and_demos_come_after_the_code_they_show(
     monkeypatch.setitem(signals.PRIORS, "auxiliary", 1.0)
     before = index.search("retry failed uploads", mode="lexical").results
     assert before[0].path != "lib/uploads.py"
+
+
+def test_a_question_for_examples_is_answered_by_them(tmp_path: Path) -> None:
+    """The auxiliary prior steps aside when the question asks for examples or demos."""
+    code = (
+        "def retry_failed_uploads(queue, send):\n"
+        "    for upload in queue.failed():\n"
+        "        if not send(upload):\n"
+        "            queue.requeue(upload)\n"
+    )
+    files = {"lib/uploads.py": code, "examples/uploads.py": code}
+    index = Index(write_tree(tmp_path, files))
+    index.index(embed="none")
+    assert index.search("retry failed uploads", mode="lexical").results[0].path == (
+        "lib/uploads.py"
+    )
+    top = index.search("examples of retrying failed uploads", mode="lexical").results[0]
+    assert top.path == "examples/uploads.py"
 
 
 def test_a_question_in_words_is_answered_by_the_method_before_its_class_header(

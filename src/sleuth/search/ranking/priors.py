@@ -66,6 +66,11 @@ _ASKS_DATA = re.compile(
     re.I,
 )
 
+#: A query for examples, demos or benchmarks, which example folders answer.
+_ASKS_EXAMPLES = re.compile(
+    r"\b(examples?|samples?|demos?|snippets?|usage|playgrounds?|benchmarks?|bench)\b", re.I
+)
+
 #: A query about releases or changes, which release notes answer.
 _ASKS_RELEASES = re.compile(
     r"\b(change_?logs?|change log|changes|changed|releases?|released|release notes|versions?"
@@ -102,6 +107,7 @@ def apply_priors(
         short_name(span.name) in exact for spans in definitions.values() for span in spans
     )
     asks_shapes = _ASKS_SHAPES.search(plan.text) is not None
+    asks_examples = plan.wants_docs or _ASKS_EXAMPLES.search(plan.text) is not None
     asks_data = plan.kind == "identifier" or _ASKS_DATA.search(plan.text) is not None
     # a question in another script or with accents may be asked in a translation's language
     translations = translations if plan.text.isascii() else frozenset()
@@ -183,7 +189,7 @@ def apply_priors(
         place = "generated" if row.path in generated else _place_of(row.path)
         if place in ("generated", "vendored"):
             factor *= PRIORS[place]
-        elif place == "auxiliary" and category == "code":
+        elif place == "auxiliary" and category == "code" and not asks_examples:
             factor *= PRIORS["auxiliary"]
         item.score *= factor
 

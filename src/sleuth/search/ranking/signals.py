@@ -37,7 +37,7 @@ PRIORS = {
     "tests": 0.5,  # test files, unless the query asks about tests
     "docs": 0.45,  # prose, unless the query asks about docs (below tests: source, tests, docs)
     "asked_for": 1.3,  # tests or docs when the query asks for them
-    "auxiliary": 0.85,  # examples, benchmarks
+    "auxiliary": 0.7,  # examples, benchmarks, code of the docs, unless a query asks for them
     # release notes (CHANGELOG.md, CHANGES.rst, HISTORY): a line for every change says
     # the words of every question, but answers one about releases only
     "release_notes": 0.5,
