@@ -1321,6 +1321,23 @@ def test_a_name_only_an_older_version_defines_is_found_there() -> None:
     assert order(both) == ["src/v4/schemas.ts", "src/v3/types.ts"]
 
 
+@pytest.mark.parametrize(
+    ("path", "language", "declares"),
+    [
+        ("src/types/reducers.ts", "typescript", True),
+        ("src/_internal/types.ts", "typescript", True),  # a module named for its types
+        ("src/types.tsx", "tsx", True),
+        ("index.d.ts", "typescript", True),
+        ("src/mytypes.ts", "typescript", False),
+        ("lib/types.js", "javascript", False),  # JavaScript's may check types at run time
+        ("src/types.rs", "rust", False),
+    ],
+)
+def test_type_declaration_modules(path: str, language: str, declares: bool) -> None:
+    row = ChunkRow(1, path, language, 1, 9, "interface", "Config", "", "", "", "", "")
+    assert priors._declares_only(row) is declares
+
+
 def test_type_declarations_rank_below_the_code_that_does_the_work(tmp_path: Path) -> None:
     """A question in words wants the reducer, not the interface whose comment repeats
     its words (without the prior the interface comes first here); a query naming the

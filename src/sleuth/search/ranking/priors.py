@@ -247,7 +247,7 @@ _STUB_SUFFIX = ".pyi"
 
 #: Type-declaration modules of TypeScript and JavaScript (prior ``declarations``); in
 #: other languages a types/ folder often holds working code (Go packages, Rust crates).
-_DECLARATIONS = re.compile(r"(^|/)(types|typings|@types)/|\.d\.[cm]?ts$")
+_DECLARATIONS = re.compile(r"(^|/)(types|typings|@types)/|(^|/)types\.[cm]?tsx?$|\.d\.[cm]?ts$")
 
 _DECLARING_LANGUAGES = frozenset({"typescript", "tsx", "javascript"})
 
