@@ -1322,19 +1322,22 @@ def test_a_name_only_an_older_version_defines_is_found_there() -> None:
 
 
 @pytest.mark.parametrize(
-    ("path", "language", "declares"),
+    ("path", "language", "kind", "declares"),
     [
-        ("src/types/reducers.ts", "typescript", True),
-        ("src/_internal/types.ts", "typescript", True),  # a module named for its types
-        ("src/types.tsx", "tsx", True),
-        ("index.d.ts", "typescript", True),
-        ("src/mytypes.ts", "typescript", False),
-        ("lib/types.js", "javascript", False),  # JavaScript's may check types at run time
-        ("src/types.rs", "rust", False),
+        ("src/types/reducers.ts", "typescript", "interface", True),
+        ("index.d.ts", "typescript", "function", True),
+        # a module named for its types: its declarations declare, its code is code
+        ("src/_internal/types.ts", "typescript", "interface", True),
+        ("src/types.tsx", "tsx", "type", True),
+        ("src/structs/types.ts", "typescript", "function", False),
+        ("src/v3/types.ts", "typescript", "class", False),
+        ("src/mytypes.ts", "typescript", "interface", False),
+        ("lib/types.js", "javascript", "type", False),  # JavaScript's hold run-time checks
+        ("src/types.rs", "rust", "type", False),
     ],
 )
-def test_type_declaration_modules(path: str, language: str, declares: bool) -> None:
-    row = ChunkRow(1, path, language, 1, 9, "interface", "Config", "", "", "", "", "")
+def test_type_declaration_modules(path: str, language: str, kind: str, declares: bool) -> None:
+    row = ChunkRow(1, path, language, 1, 9, kind, "Config", "", "", "", "", "")
     assert priors._declares_only(row) is declares
 
 

@@ -247,7 +247,12 @@ _STUB_SUFFIX = ".pyi"
 
 #: Type-declaration modules of TypeScript and JavaScript (prior ``declarations``); in
 #: other languages a types/ folder often holds working code (Go packages, Rust crates).
-_DECLARATIONS = re.compile(r"(^|/)(types|typings|@types)/|(^|/)types\.[cm]?tsx?$|\.d\.[cm]?ts$")
+_DECLARATIONS = re.compile(r"(^|/)(types|typings|@types)/|\.d\.[cm]?ts$")
+#: A TypeScript module named for its types: its interfaces and type aliases declare
+#: (swr's `_internal/types.ts`); its functions and classes are code (superstruct's
+#: `structs/types.ts` builds the structs, zod's `v3/types.ts` is the library).
+_TYPES_MODULE = re.compile(r"(^|/)types\.[cm]?tsx?$")
+_DECLARATION_KINDS = frozenset({"interface", "type", "block"})
 
 _DECLARING_LANGUAGES = frozenset({"typescript", "tsx", "javascript"})
 
@@ -363,6 +368,8 @@ def _declares_only(row: ChunkRow) -> bool:
     body in a language of braced bodies (``SIGNALS["body_less"]``; the two language sets
     share none)."""
     if row.language in _DECLARING_LANGUAGES:
+        if row.kind in _DECLARATION_KINDS and _TYPES_MODULE.search(row.path):
+            return True
         return _DECLARATIONS.search(row.path) is not None
     return (
         bool(SIGNALS["body_less"])
