@@ -298,45 +298,50 @@ def test_questions_that_ask_for_tests(question: str, wants_tests: bool) -> None:
     assert classify(question).wants_tests is wants_tests
 
 
-def test_a_query_about_testing_still_prefers_source(tmp_path: Path) -> None:
-    """ "test files" in a test runner's query is its subject, not a request for tests."""
-    root = _write(
-        tmp_path,
-        {
-            "runner/discovery.py": "def collect(folder):\n"
-            '    """Collect the test files below folder: test_*.py."""\n'
-            "    return sorted(folder.glob('test_*.py'))\n",
-            "tests/test_discovery.py": "def test_empty_folder(tmp_path):\n"
-            "    # no test files collected in an empty folder\n"
-            "    assert collect(tmp_path) == []\n",
-        },
-    )
-    index = Index(root)
-    top = index.search("how test files are collected", mode="lexical").results[0]
-    assert top.path == "runner/discovery.py"
-    asked = index.search("tests for collecting test files", mode="lexical").results[0]
-    assert asked.path == "tests/test_discovery.py"
-
-
-def test_a_helper_for_tests_ranks_above_the_tests_that_use_it(tmp_path: Path) -> None:
-    """ "... in tests" says where the code is used: the helper is the answer."""
-    root = _write(
-        tmp_path,
-        {
-            "src/logkit/capture.py": "class CapturedLogs:\n"
-            '    """Keeps log entries in memory so that assertions can read them."""\n'
-            "    def __init__(self):\n        self.entries = []\n"
-            "    def emit(self, entry):\n        self.entries.append(entry)\n",
-            "tests/test_capture.py": "def test_captured_entries():\n"
-            "    logs = CapturedLogs()\n    logs.emit('started')\n"
-            "    assert logs.entries == ['started']  # kept in memory\n",
-        },
-    )
-    index = Index(root)
-    top = index.search("capturing log entries in memory in tests", mode="lexical").results[0]
-    assert top.path == "src/logkit/capture.py"
-    asked = index.search("tests for capturing log entries in memory", mode="lexical").results[0]
-    assert asked.path == "tests/test_capture.py"
+@pytest.mark.parametrize(
+    ("files", "about_source", "source", "for_tests", "test"),
+    [
+        # "test files" in a test runner's query is its subject, not a request for tests
+        (
+            {
+                "runner/discovery.py": "def collect(folder):\n"
+                '    """Collect the test files below folder: test_*.py."""\n'
+                "    return sorted(folder.glob('test_*.py'))\n",
+                "tests/test_discovery.py": "def test_empty_folder(tmp_path):\n"
+                "    # no test files collected in an empty folder\n"
+                "    assert collect(tmp_path) == []\n",
+            },
+            "how test files are collected",
+            "runner/discovery.py",
+            "tests for collecting test files",
+            "tests/test_discovery.py",
+        ),
+        # "... in tests" says where the code is used: the helper is the answer
+        (
+            {
+                "src/logkit/capture.py": "class CapturedLogs:\n"
+                '    """Keeps log entries in memory so that assertions can read them."""\n'
+                "    def __init__(self):\n        self.entries = []\n"
+                "    def emit(self, entry):\n        self.entries.append(entry)\n",
+                "tests/test_capture.py": "def test_captured_entries():\n"
+                "    logs = CapturedLogs()\n    logs.emit('started')\n"
+                "    assert logs.entries == ['started']  # kept in memory\n",
+            },
+            "capturing log entries in memory in tests",
+            "src/logkit/capture.py",
+            "tests for capturing log entries in memory",
+            "tests/test_capture.py",
+        ),
+    ],
+)
+def test_a_query_about_testing_still_prefers_source(
+    tmp_path: Path, files: dict[str, str], about_source: str, source: str, for_tests: str, test: str
+) -> None:
+    """A query that speaks of tests without asking for them is answered by source; one
+    that asks for tests by the tests."""
+    index = Index(_write(tmp_path, files))
+    assert index.search(about_source, mode="lexical").results[0].path == source
+    assert index.search(for_tests, mode="lexical").results[0].path == test
 
 
 _BELOW_CODE_UNLESS_ASKED = {
@@ -952,25 +957,27 @@ def _upload_queue() -> str:
     )
 
 
+_RETRY_CODE = (
+    "def retry_failed_uploads(queue, send):\n"
+    "    for upload in queue.failed():\n"
+    "        if not send(upload):\n"
+    "            queue.requeue(upload)\n"
+)
+
+
 def test_examples_snippets_and_demos_come_after_the_code_they_show(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Folders of examples, samples, snippets and demos, in any case (C#'s `Samples/`,
     `Snippets/Docs/`), hold code that shows the code: it comes second even when it says
     the words more often (PRIORS["auxiliary"]), unless the question asks for examples."""
-    code = (
-        "def retry_failed_uploads(queue, send):\n"
-        "    for upload in queue.failed():\n"
-        "        if not send(upload):\n"
-        "            queue.requeue(upload)\n"
-    )
-    shown = "# how to retry failed uploads\n" + code
+    shown = "# how to retry failed uploads\n" + _RETRY_CODE
     # and the forms a leading underscore or another name takes: chi's `_examples/`,
     # Rust's `benches/`, FastAPI's `docs_src/`, a `playground/` package
     folders = ["Examples", "samples", "src/Snippets/Docs", "demos", "_examples", "benches"]
     folders += ["docs_src/tutorial", "packages/playground"]
     files = {f"{folder}/uploads.py": shown for folder in folders}
-    root = write_tree(tmp_path, {"lib/uploads.py": code, **files})
+    root = write_tree(tmp_path, {"lib/uploads.py": _RETRY_CODE, **files})
     index = Index(root)
     index.index(embed="none")
     results = index.search("retry failed uploads", mode="lexical").results
@@ -983,13 +990,7 @@ def test_examples_snippets_and_demos_come_after_the_code_they_show(
 
 def test_a_question_for_examples_is_answered_by_them(tmp_path: Path) -> None:
     """The auxiliary prior steps aside when the question asks for examples or demos."""
-    code = (
-        "def retry_failed_uploads(queue, send):\n"
-        "    for upload in queue.failed():\n"
-        "        if not send(upload):\n"
-        "            queue.requeue(upload)\n"
-    )
-    files = {"lib/uploads.py": code, "examples/uploads.py": code}
+    files = {"lib/uploads.py": _RETRY_CODE, "examples/uploads.py": _RETRY_CODE}
     index = Index(write_tree(tmp_path, files))
     index.index(embed="none")
     assert index.search("retry failed uploads", mode="lexical").results[0].path == (
