@@ -2,8 +2,8 @@
 
 Such files (a flex scanner, a bison parser, Go's ``Code generated .. DO NOT EDIT.``,
 a library bundled into one script for browsers) are indexed but rank below the code
-they were made from: their words match every
-question about what they implement, and nobody reads or edits them. Files generated
+they were made from: their words match every question about what they implement, and
+nobody reads or edits them. Files generated
 by name (``*.min.js``, ``*.pb.go``) are skipped outright (``discover``).
 """
 

@@ -364,9 +364,9 @@ def _interface(row: ChunkRow) -> bool:
 
 def _declares_only(row: ChunkRow) -> bool:
     """A chunk that describes a shape the code elsewhere gives (``PRIORS["declarations"]``):
-    a TypeScript/JavaScript type-declaration module, or a function declared without a
-    body in a language of braced bodies (``SIGNALS["body_less"]``; the two language sets
-    share none)."""
+    a TypeScript/JavaScript type-declaration module, the interfaces and type aliases of
+    a TypeScript ``types.ts``, or a function declared without a body in a language of
+    braced bodies (``SIGNALS["body_less"]``; the two language sets share none)."""
     if row.language in _DECLARING_LANGUAGES:
         if row.kind in _DECLARATION_KINDS and _TYPES_MODULE.search(row.path):
             return True
