@@ -13,7 +13,7 @@ as `probe_eval.py` does (into the same cache).
     python bench/topic_eval.py                  # hybrid: NDCG@10 by tree, kind, overall
     python bench/topic_eval.py --mode lexical -v
     python bench/topic_eval.py --set docs=0.6   # a ranking knob changed
-    python bench/topic_eval.py --topics bench/probes/topics-fresh.json
+    python bench/topic_eval.py --topics bench/probes/topics-more.json
 
 A queries file may name trees of its own: an entry with ``repo`` and ``commit`` beside
 ``name`` is exported from that mirror like a probe tree.

@@ -71,6 +71,11 @@ _ASKS_EXAMPLES = re.compile(
     r"\b(examples?|samples?|demos?|snippets?|usage|playgrounds?|benchmarks?|bench)\b", re.I
 )
 
+#: A question about interfaces, protocols or types, which declarations answer.
+_ASKS_SHAPES = re.compile(
+    r"\b(interfaces?|protocols?|contracts?|abstract\w*|traits?|signatures?|types?)\b", re.I
+)
+
 #: A query about releases or changes, which release notes answer.
 _ASKS_RELEASES = re.compile(
     r"\b(change_?logs?|change log|changes|changed|releases?|released|release notes|versions?"
@@ -347,10 +352,6 @@ _COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
 
 #: Languages whose interfaces (protocols in Swift) are their own chunk kind.
 _INTERFACE_LANGUAGES = frozenset({"csharp", "java", "php", "swift"})
-#: A question about interfaces, protocols or types, which declarations answer.
-_ASKS_SHAPES = re.compile(
-    r"\b(interfaces?|protocols?|contracts?|abstract\w*|traits?|signatures?|types?)\b", re.I
-)
 
 
 def _interface(row: ChunkRow) -> bool:
