@@ -314,6 +314,38 @@ def test_inline_embedding_gives_new_chunks_vectors(tmp_path: Path) -> None:
         index.close()
 
 
+def test_inline_embedding_resumes_while_the_index_folder_keeps_changing(tmp_path: Path) -> None:
+    """A slice that finds the embed lock taken is retried on the next tick, even when
+    the only events are the index's own files changing (a status poll every 50 ms
+    rewrites .sleuth/embed.lock): such events are filtered out, not waited on."""
+    from sleuth.store.lock import FileLock
+
+    root = tmp_path / "repo"
+    write_tree(root, {"a.py": "def parse_settings(text):\n    return dict(line.split('='))\n"})
+    index = Index(root)
+    index.index(embed="deep")
+    watcher = Watcher(index, debounce_ms=100, embed="inline")
+    watcher.start()
+    busy = FileLock(index.layout.embed_lock)
+    try:
+        assert watcher.ready.wait(WAIT)
+        assert busy.acquire(timeout=WAIT)  # another embedder holds it: the slice gives up
+        (root / "b.py").write_text("def retry_upload(upload):\n    return upload.send()\n")
+        _until(lambda: index.status()["chunks"] == 2, "new file indexed")
+        time.sleep(0.5)  # the batch's slice found the lock taken
+        busy.release()
+        scribble = index.layout.directory / "scribble"
+        started = time.monotonic()
+        while index.status()["embedded_fraction"] < 1.0:
+            assert time.monotonic() - started < WAIT, "inline embedding never resumed"
+            scribble.write_text(str(time.monotonic()))  # events the watch filters out
+            time.sleep(0.03)
+    finally:
+        busy.release()
+        watcher.stop()
+        index.close()
+
+
 def test_a_batch_waits_while_another_process_writes_then_applies(watched) -> None:
     from .test_concurrency import _hold_lock
 

@@ -182,9 +182,13 @@ class Watcher:
 
     def _watch(self, watchfiles, stop: threading.Event) -> None:
         first = True
-        for changes in watchfiles.watch(
+        idle_next = 0.0  # when a quiet turn may next retry kept paths or embed a slice
+        # Events are filtered here, not by watchfiles: a batch it filters out whole is
+        # not handed over, and a stream of them (the index's own files, rewritten while
+        # a status is polled) would hold off the timeouts that retry and embed.
+        for raw in watchfiles.watch(
             self.root,
-            watch_filter=self._wanted,
+            watch_filter=None,
             debounce=self.debounce_ms,
             step=min(50, self.debounce_ms),
             stop_event=stop,
@@ -201,10 +205,17 @@ class Watcher:
                 break
             if not self.root.is_dir():  # inotify goes quiet when the root itself is removed
                 raise _RootGone(f"{self.root} no longer exists")
-            if changes or self._pending or self._pending_full:
-                self._apply({path for _, path in changes})
-            elif self._embedding:
-                self._embed_slice()
+            changes = {path for change, path in raw if self._wanted(change, path)}
+            if changes:
+                self._apply(changes)
+            elif (self._pending or self._pending_full or self._embedding) and (
+                time.monotonic() >= idle_next
+            ):
+                idle_next = time.monotonic() + TICK_MS / 1000
+                if self._pending or self._pending_full:
+                    self._apply(set())
+                else:
+                    self._embed_slice()
 
     def _embed_slice(self) -> None:
         """Inline embedding, a slice at a time, so new events are never kept waiting."""

@@ -50,11 +50,18 @@ class FileLock:
         """PID of another live holder, or None when free."""
         if self._fd is not None:
             return None
-        if not self.path.exists():
+        try:  # a look, not a take: the holder's PID in the file stays as it is
+            fd = os.open(self.path, os.O_RDONLY)
+        except FileNotFoundError:
             return None
-        if self.acquire(timeout=0):
-            self.release()
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pass
+        else:
             return None
+        finally:
+            os.close(fd)  # (closing drops a lock this look took)
         try:
             return int(self.path.read_text().strip() or 0) or -1
         except (OSError, ValueError):
