@@ -591,6 +591,10 @@ def test_a_file_named_by_the_whole_query_word_outranks_one_named_in_part() -> No
         ("app/views/sessions/new.html.erb", "code"),
         ("lib/plug/templates/debugger.html.eex", "code"),
         ("notes/meeting.txt", "docs"),
+        ("doc.go", "docs"),  # Go's package documentation, all comments
+        ("zapcore/doc.go", "docs"),
+        ("internal/godoc.go", "code"),
+        ("src/doc.rs", "code"),
         ("data/notes.unknown", "docs"),
     ],
 )

@@ -44,6 +44,8 @@ def category_of(path: str, language: str) -> str:
         return "tests"
     if language in DOC_LANGUAGES or (language == "html" and _DOCS_FOLDER.search(path)):
         return "docs"
+    if language == "go" and (path == "doc.go" or path.endswith("/doc.go")):
+        return "docs"  # by Go's convention, a package's documentation in comments
     return "code"
 
 
