@@ -25,7 +25,7 @@ from sleuth.search.ranking import file_order, priors, signals
 from sleuth.search.ranking.evidence import verbatim_needle
 from sleuth.search.ranking.file_order import further_hits, merge_and_cut
 from sleuth.search.ranking.fusion import Scored, fuse
-from sleuth.search.ranking.path_words import path_matches, with_initialisms
+from sleuth.search.ranking.path_words import common_name_words, path_matches, with_initialisms
 from sleuth.store.definitions import DefinitionSpan
 from sleuth.store.lexical import LexicalStore
 from sleuth.store.meta import VECTOR_TABLES, ChunkRow, MetaStore
@@ -548,6 +548,39 @@ def test_a_file_named_by_the_whole_query_word_outranks_one_named_in_part() -> No
     ranked = sorted(scored, key=lambda item: -item.score)
     assert [item.row.path for item in ranked] == ["src/Options.hs", "src/App/CommandLineOptions.hs"]
     assert ranked[1].score > 1.0  # named in part still counts
+
+
+def test_a_word_in_most_file_names_names_no_file_in_particular(tmp_path: Path) -> None:
+    """In a library named for its subject (ramsey/uuid), "uuid" is in most file names:
+    `uuid.py` is not what a question about uuids and arithmetic asks for by its name."""
+    few = ["src/uuid.py", "src/uuid_codec.py", "src/UuidV1.php", "src/lazy_uuid.py", "b.py"]
+    assert common_name_words(few, 0.2) == frozenset()  # fewer than five files
+    steps = ["uuid_codec", "uuid_fields", "uuid_builder", "uuid_v1", "uuid_v4", "lazy_uuid"]
+    named = {
+        f"src/{name}.py": f'def {name}(value):\n    """One step."""\n    return uuid_of(value)\n'
+        for name in steps
+    }
+    root = _write(
+        tmp_path,
+        {
+            **named,
+            "src/uuid.py": 'def parse(text):\n    """Read a uuid from its integer form."""\n'
+            "    return int(text, 16)\n",
+            "src/math/calculator.py": "def add(a, b):\n"
+            '    """Arithmetic on numbers too large for a machine word."""\n'
+            "    return big_add(a, b)\n",
+        },
+    )
+    assert "uuid" in common_name_words([*named, "src/uuid.py", "src/math/calculator.py"], 0.2)
+    index = Index(root)
+    query = "arithmetic on large uuid integers"
+    assert index.search(query, mode="lexical").results[0].path == "src/math/calculator.py"
+    signals.SIGNALS["common_name_share"] = 0.0
+    try:  # with every word of a name counting, the query names uuid.py outright
+        assert index.search(query, mode="lexical").results[0].path == "src/uuid.py"
+    finally:
+        signals.SIGNALS["common_name_share"] = 0.2
+        index.close()
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,7 @@ from .ranking.file_order import (
     merge_and_cut,
 )
 from .ranking.fusion import Scored, field_boosts, fuse
+from .ranking.path_words import common_name_words
 from .ranking.priors import apply_priors, named_line_in
 from .ranking.signals import SIGNALS
 from .symbols import owned_member_spans
@@ -184,7 +185,14 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
         )
     scored = fuse(plan, lexical_hits, semantic_hits, rows, mode, static_hits)
     definitions = _definitions(plan, meta, rows)
-    apply_priors(plan, scored, definitions, meta.generated_paths(), meta.translation_folders())
+    apply_priors(
+        plan,
+        scored,
+        definitions,
+        meta.generated_paths(),
+        meta.translation_folders(),
+        _common_name_words(meta),
+    )
     apply_coverage(plan, scored, meta.file_terms)
     apply_verbatim(plan, scored, meta.chunks_holding)
     longer_first(plan, scored)
@@ -232,6 +240,16 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
             )
         )
     return response, exhausted
+
+
+def _common_name_words(meta: MetaStore) -> frozenset[str]:
+    """The words in many of the tree's file names (``path_words.common_name_words``)."""
+    share = float(SIGNALS["common_name_share"])
+    if not share:
+        return frozenset()
+    return meta.from_indexed_paths(
+        f"common name words {share}", lambda paths: common_name_words(paths, share)
+    )
 
 
 def _use_first(plan: QueryPlan, holders: dict[int, float]) -> Callable[[Scored], bool] | None:

@@ -280,11 +280,15 @@ class MetaStore(DefinitionLookups):
     def translation_folders(self) -> frozenset[str]:
         """The folders of translated docs (``locales.translation_folders``) among the
         indexed files, kept in memory until the next commit: every search reads them."""
+        return self.from_indexed_paths("translations", translation_folders)
+
+    def from_indexed_paths(self, name: str, derive: Callable[[list[str]], T]) -> T:
+        """``derive(the paths of the indexed files)``, kept under ``name`` until the next
+        commit: what searches need from the whole file list is worked out once."""
         query = "SELECT path FROM files WHERE skip_reason IS NULL"
         with self.lock:
             return self._once_per_commit(
-                "translations",
-                lambda: translation_folders(path for (path,) in self.db.execute(query)),
+                name, lambda: derive([path for (path,) in self.db.execute(query)])
             )
 
     def replace_skipped(self, skipped: Iterable[tuple[str, str]]) -> None:

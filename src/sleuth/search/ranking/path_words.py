@@ -64,16 +64,36 @@ def _matches_any(term: str, words: frozenset[str], buckets: dict) -> bool:
     return len(term) >= 4 and any(same_word(term, w) for w in buckets.get(term[:4], ()))
 
 
+def common_name_words(paths: list[str], share: float) -> frozenset[str]:
+    """Words in the names of at least ``share`` of the code files (and five or more):
+    ramsey/uuid's "uuid", Monolog's "handler". Such a word tells little about which
+    file a query means (``path_matches`` leaves it out of the share)."""
+    code = [path for path in paths if category_of(path, "") == "code"]
+    counts: dict[str, int] = {}
+    for path in code:
+        for word in path_words(path)[0]:
+            counts[word] = counts.get(word, 0) + 1
+    least = max(5.0, share * len(code))
+    return frozenset(word for word, count in counts.items() if count >= least)
+
+
 @lru_cache(maxsize=65_536)
-def path_matches(terms: tuple[str, ...], path: str) -> tuple[float, bool]:
+def path_matches(
+    terms: tuple[str, ...], path: str, common: frozenset[str] = frozenset()
+) -> tuple[float, bool]:
     """The share of the file name's words that query terms name (0.0: none), and whether
     another term names a folder above it (a word already naming the file adds nothing:
     router/route.ex for "routes").
 
     A share, not a yes or no: "options" names all of ``Options.hs`` but a third of
-    ``CommandLineOptions.hs``, a module about something more particular.
+    ``CommandLineOptions.hs``, a module about something more particular. Words of
+    ``common`` (``common_name_words``) are left out of the name: "uuid" says nothing of
+    ``UuidFactory.php`` in ramsey/uuid, and ``Uuid.php`` has no word left to be named by.
     """
     name, name_buckets, above, above_buckets = _path_buckets(path)
+    if common and not name.isdisjoint(common):
+        name = name - common
+        name_buckets = _by_prefix(name)
     keys = _term_keys(terms)
     naming = []
     if _may_match(keys, name, name_buckets):

@@ -90,10 +90,12 @@ def apply_priors(
     definitions: dict[str, list[DefinitionSpan]],
     generated: frozenset[str] = frozenset(),
     translations: frozenset[str] = frozenset(),
+    common: frozenset[str] = frozenset(),
 ) -> None:
     """Each candidate's score times its priors (``PRIORS``); ``generated``: the paths of
     files whose first lines say a tool wrote them; ``translations``: the folders of
-    translated docs (``locales.translation_folders``)."""
+    translated docs (``locales.translation_folders``); ``common``: words in many of the
+    tree's file names, which the file-name prior passes over (``common_name_words``)."""
     names = plan.symbol_names
     exact = plan.exact_names
     terms = tuple(plan.terms)
@@ -168,7 +170,7 @@ def apply_priors(
         else:
             named_by = path_words_named.get(row.path)
             if named_by is None:
-                named_by = path_words_named[row.path] = path_matches(path_terms, row.path)
+                named_by = path_words_named[row.path] = path_matches(path_terms, row.path, common)
             name_share, in_folder = named_by
         if name_share:
             factor *= 1.0 + (PRIORS["file_name"] - 1.0) * name_share

@@ -94,6 +94,10 @@ SIGNALS: dict[str, bool | float | str] = {
     # a function or method declared without a body (an interface's method, a C
     # prototype) takes the ``declarations`` prior for a question that is not a name
     "body_less": True,
+    # A word in the names of this share of the code files (five at least: ramsey/uuid's
+    # "uuid", Monolog's "handler") names no file in particular: the file-name prior
+    # leaves it out of a name's share. 0: every word counts.
+    "common_name_share": 0.2,
     # an interface or protocol (C#, Java, PHP, Swift) lists what implementations do:
     # the ``declarations`` prior too, for a question in words not about interfaces
     "interfaces": True,
