@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -365,3 +367,29 @@ def test_a_file_saved_mid_edit_keeps_its_later_definitions(tmp_path: Path) -> No
     for name in ("step_two", "step_three"):
         first = index.search(name, mode="lexical").results[0]
         assert (first.symbol, first.kind) == (name, "function"), first
+
+
+def test_a_script_without_a_main_guard_still_indexes(tmp_path: Path) -> None:
+    """Worker processes start by importing the caller's main script again. A script that
+    calls sleuth at its top level (no ``if __name__ == "__main__":``) is told so by
+    each worker, and the run prepares its files in its own process instead."""
+    root = _big_tree(tmp_path / "repo", 1)
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "import sys\nfrom sleuth import Index\n\n"
+        "report = Index(sys.argv[1]).index(embed='none')\n"
+        "print('changed', report.update.changed)\n"
+    )
+    env = {**os.environ, "SLEUTH_INDEX_WORKERS": "2"}
+    done = subprocess.run(
+        [sys.executable, str(script), str(root)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines() == ["changed 450"]
+    assert 'if __name__ == "__main__":' in done.stderr
+    assert Index(root).status()["files"] == 450

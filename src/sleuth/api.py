@@ -31,7 +31,7 @@ from .embedding.static import table_id as static_table_id
 from .errors import IndexBusy, IndexCorrupt, QueryError, SleuthError
 from .freshness import ChangeDetector
 from .handles import Expansion, Handle
-from .indexer import Indexer, Progress, UpdateReport, _quiet
+from .indexer import Indexer, Progress, UpdateReport, _quiet, refuse_in_worker_start
 from .results import Result, SearchResponse, percent
 from .search.classify import QueryPlan, as_name, classify
 from .search.engine import VectorSide
@@ -156,6 +156,7 @@ class Index:
     ):
         if tier not in TIERS:
             raise SleuthError(f"tier must be one of {', '.join(TIERS)}")
+        refuse_in_worker_start()
         self.root: Path = find_root(path)
         self.layout = Layout(self.root)
         self.model_id = model_id

@@ -12,6 +12,7 @@ SQLite. Nothing SQLite committed is ever lost.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import time
@@ -25,9 +26,12 @@ from pathlib import Path
 
 from . import config
 from .discover import FoundFile, PathRules, Skipped, walk
+from .errors import SleuthError
 from .prepare import PreparedFile, lexical_fields, prepare_batch, ready, watch_parent
 from .store.lexical import LexicalStore
 from .store.meta import MetaStore
+
+log = logging.getLogger("sleuth.index")
 
 #: progress(phase, done, total, note): phases are "scan", "index", "embed"; the note
 #: says what else grew (e.g. "1,204 chunks").
@@ -161,7 +165,7 @@ class Indexer:
                     if len(todo) >= begin + config.INDEX_BATCH_FILES:
                         batch = todo[begin : begin + config.INDEX_BATCH_FILES]
                         items = _batch_items(batch, known, full)
-                        early.append(self._pool.submit(prepare_batch, str(self.root), items))
+                        early.append(_submit(self._pool, str(self.root), items))
             if len(found) % 500 == 0:
                 progress("scan", len(found), 0)
         report.scanned = len(found)
@@ -289,13 +293,33 @@ class Indexer:
             for items in batches:
                 yield _prepare_here(root, items)
             return
-        window: deque = deque(early)
+        handed = [
+            _batch_items(todo[number * size : (number + 1) * size], known, full)
+            for number in range(len(early))
+        ]
+        window: deque[tuple[Future | None, list[tuple]]] = deque(zip(early, handed, strict=True))
+        broken = False
+
+        def settled(future: Future | None, items: list[tuple]) -> list[PreparedFile]:
+            """The batch from its worker, or prepared here once the workers are gone."""
+            nonlocal broken
+            if future is not None and not broken:
+                try:
+                    return future.result()
+                except BrokenProcessPool:
+                    broken = True
+                    log.warning(
+                        "the index's worker processes ended early; this process prepares"
+                        " the remaining files"
+                    )
+            return _prepare_here(root, items)
+
         for items in batches:  # keep a bounded number of batches in flight
-            window.append(pool.submit(prepare_batch, root, items))
+            window.append((None if broken else _submit(pool, root, items), items))
             if len(window) >= _window():
-                yield window.popleft().result()
+                yield settled(*window.popleft())
         while window:
-            yield window.popleft().result()
+            yield settled(*window.popleft())
         pool.shutdown(wait=False)  # workers exit while the last batch is written
 
     def _write_batch(self, batch: list[PreparedFile], known: dict) -> tuple[int, int]:
@@ -357,6 +381,31 @@ def _window() -> int:
 #: watcher prepares the same file again after every save: such files are prepared in a
 #: child process from then on, which gives the memory back when it exits.
 _HALTED: set[tuple[str, str]] = set()
+
+
+def _submit(pool: ProcessPoolExecutor, root: str, items: list[tuple]) -> Future:
+    """``prepare_batch`` handed to a worker; a pool already broken gives a future that
+    says so (``_prepared_batches`` then prepares the batch itself)."""
+    try:
+        return pool.submit(prepare_batch, root, items)
+    except BrokenProcessPool as exc:
+        failed: Future = Future()
+        failed.set_exception(exc)
+        return failed
+
+
+def refuse_in_worker_start() -> None:
+    """Raise when called while a worker process is starting. A spawned worker begins
+    by running the caller's main script again, so a script that uses sleuth at its top
+    level (no ``if __name__ == "__main__":``) would index from inside every worker
+    (each waiting on the lock its parent holds): it is told so, and its run goes on
+    without the workers."""
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise SleuthError(
+            "sleuth was called while one of its worker processes was starting: workers"
+            " import the main script again, so put the script's calls under"
+            ' `if __name__ == "__main__":`'
+        )
 
 
 def _spawn_pool(workers: int) -> ProcessPoolExecutor:
