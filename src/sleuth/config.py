@@ -33,7 +33,7 @@ INDEX_DIRNAME = ".sleuth"
 SCHEMA_VERSION = 1
 #: Bump when chunking or lexical terms change: files are re-chunked (vectors are kept).
 #: What each version changed is in the commit that bumped it.
-CHUNKER_VERSION = 125
+CHUNKER_VERSION = 126
 
 #: Files larger than this are skipped (reason ``too_large``).
 MAX_FILE_BYTES = int(_number("SLEUTH_MAX_FILE_BYTES", 1_000_000, 1, int))
