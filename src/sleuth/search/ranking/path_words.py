@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+from ...languages import DATA_LANGUAGES, language_for
 from ...tokens import split_identifier
 from ..filters import category_of
 
@@ -68,7 +69,12 @@ def common_name_words(paths: list[str], share: float) -> frozenset[str]:
     """Words in the names of at least ``share`` of the code files (and five or more):
     ramsey/uuid's "uuid", Monolog's "handler". Such a word tells little about which
     file a query means (``path_matches`` leaves it out of the share)."""
-    code = [path for path in paths if category_of(path, "") == "code"]
+    languages = [(path, language_for(path)) for path in paths]
+    code = [
+        path
+        for path, language in languages
+        if language not in DATA_LANGUAGES and category_of(path, language) == "code"
+    ]
     counts: dict[str, int] = {}
     for path in code:
         for word in path_words(path)[0]:
