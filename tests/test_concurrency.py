@@ -239,3 +239,43 @@ def test_a_folder_and_a_file_inside_it_in_one_batch_write_the_file_once(tmp_path
     hits = index.search("unit_3", k=10, mode="lexical").results
     assert [r.path for r in hits].count("pkg/unit_3.py") == 1
     index.close()
+
+
+def test_a_detached_embedder_outlasts_a_look_at_its_lock(tmp_path: Path) -> None:
+    """Another process looks at embed.lock now and then (a status, a search noting the
+    embedder) and holds it while it looks: a detached embedder starting at that moment
+    waits the look out instead of leaving the vectors undone."""
+    from sleuth import config
+    from sleuth.store.lock import FileLock
+
+    root = tmp_path / "repo"
+    write_tree(root, {"a.py": "def retry_upload(upload):\n    return upload.send()\n"})
+    index = Index(root)
+    index.index(embed="none")
+    assert index.pending() == 1
+    lock_path = str(index.layout.embed_lock)
+    look = FileLock(index.layout.embed_lock)
+    assert look.acquire(timeout=0)
+    try:
+        embedder = subprocess.Popen(
+            [sys.executable, "-m", "sleuth.background", str(root), index.model_id]
+        )
+        # the look lasts until the embedder has the lock file open, trying to take it
+        deadline = time.monotonic() + 60
+        while embedder.poll() is None and time.monotonic() < deadline:
+            if lock_path in _open_files(embedder.pid):
+                break
+            time.sleep(0.01)
+        time.sleep(config.EMBEDDER_LOCK_WAIT / 10)
+    finally:
+        look.release()
+    assert embedder.wait(timeout=300) == 0
+    assert index.pending() == 0
+
+
+def _open_files(pid: int) -> set[str]:
+    folder = Path(f"/proc/{pid}/fd")
+    try:
+        return {os.readlink(folder / fd) for fd in os.listdir(folder)}
+    except OSError:  # it ended, or a descriptor closed while listed
+        return set()

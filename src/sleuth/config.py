@@ -35,6 +35,11 @@ SCHEMA_VERSION = 1
 #: What each version changed is in the commit that bumped it.
 CHUNKER_VERSION = 126
 
+#: Seconds a detached embedder waits for .sleuth/embed.lock before it leaves the work to
+#: the one holding it: another process's look at the lock (a status, a search noting
+#: the embedder) holds it for microseconds, a running embedder for minutes.
+EMBEDDER_LOCK_WAIT = 2.0
+
 #: Files larger than this are skipped (reason ``too_large``).
 MAX_FILE_BYTES = int(_number("SLEUTH_MAX_FILE_BYTES", 1_000_000, 1, int))
 #: A file whose average line is longer than this is treated as minified.

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import sys
 
+from .. import config
 from .index import HistoryIndex
 
 
 def main(argv: list[str]) -> int:
     root, model_id = argv[0], argv[1]
-    HistoryIndex(root, model_id=model_id).embed(lock_timeout=0)
+    HistoryIndex(root, model_id=model_id).embed(lock_timeout=config.EMBEDDER_LOCK_WAIT)
     return 0
 
 
