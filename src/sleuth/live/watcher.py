@@ -225,7 +225,7 @@ class Watcher:
         self._embedding = writer.pending() > 0
 
     def _wanted(self, change: object, path: str) -> bool:
-        """watchfiles filter: the files sleuth would index, ignore files, and HEAD."""
+        """Which events count: the files sleuth would index, ignore files, and HEAD."""
         rel = self._relative(path)
         if rel is None:
             return False
