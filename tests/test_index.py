@@ -393,3 +393,29 @@ def test_a_script_without_a_main_guard_still_indexes(tmp_path: Path) -> None:
     assert done.stdout.splitlines() == ["changed 450"]
     assert 'if __name__ == "__main__":' in done.stderr
     assert Index(root).status()["files"] == 450
+
+
+def test_what_is_derived_from_the_file_list_is_derived_again_only_when_it_changes(
+    tmp_path: Path,
+) -> None:
+    """A watched tree commits on every save; the words common to file names and the
+    translation folders are worked out again only when files come or go."""
+    root = write_tree(tmp_path / "repo", {"a.py": "def alpha():\n    pass\n"})
+    index = Index(root)
+    index.index(embed="none")
+    derived: list[list[str]] = []
+
+    def derive(paths: list[str]) -> int:
+        derived.append(list(paths))
+        return len(paths)
+
+    meta = index._open()
+    assert meta.from_indexed_paths("count", derive) == 1
+    write_tree(root, {"a.py": "def alpha():\n    return 1\n"})  # an edit: a new commit
+    assert index.index(embed="none").update.changed == 1
+    assert meta.from_indexed_paths("count", derive) == 1
+    assert derived == [["a.py"]]
+    write_tree(root, {"b.py": "def beta():\n    pass\n"})  # a file comes
+    index.index(embed="none")
+    assert meta.from_indexed_paths("count", derive) == 2
+    assert derived == [["a.py"], ["a.py", "b.py"]]

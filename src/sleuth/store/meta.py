@@ -144,6 +144,11 @@ class MetaStore(DefinitionLookups):
         self._per_commit: dict[str, tuple[str, object]] = {}
         #: (lexical commit mark, sorted term lists by path at that mark).
         self._terms: tuple[str, dict[str, list[str]]] = ("", {})
+        #: The indexed paths, one list object for as long as the set of paths stays the
+        #: same (most commits only change what files hold), and what was derived from
+        #: them by name: (that list, the value derived from it).
+        self._paths: list[str] = []
+        self._from_paths: dict[str, tuple[list[str], object]] = {}
 
     def close(self) -> None:
         self.db.close()
@@ -283,13 +288,23 @@ class MetaStore(DefinitionLookups):
         return self.from_indexed_paths("translations", translation_folders)
 
     def from_indexed_paths(self, name: str, derive: Callable[[list[str]], T]) -> T:
-        """``derive(the paths of the indexed files)``, kept under ``name`` until the next
-        commit: what searches need from the whole file list is worked out once."""
-        query = "SELECT path FROM files WHERE skip_reason IS NULL"
+        """``derive(the paths of the indexed files)``, kept under ``name`` until the set
+        of paths changes: what searches need from the whole file list is worked out
+        once, not again after each commit that only edits files (a watched tree)."""
         with self.lock:
-            return self._once_per_commit(
-                name, lambda: derive([path for (path,) in self.db.execute(query)])
-            )
+            paths = self._once_per_commit("paths", self._indexed_paths)
+            held = self._from_paths.get(name)
+            if held is None or held[0] is not paths:
+                held = self._from_paths[name] = (paths, derive(paths))
+            return held[1]  # type: ignore[return-value]
+
+    def _indexed_paths(self) -> list[str]:
+        """The paths of the indexed files; the list held already when they are the same."""
+        query = "SELECT path FROM files WHERE skip_reason IS NULL ORDER BY id"
+        paths = [path for (path,) in self.db.execute(query)]
+        if paths != self._paths:
+            self._paths = paths
+        return self._paths
 
     def replace_skipped(self, skipped: Iterable[tuple[str, str]]) -> None:
         self.db.execute("DELETE FROM skipped")

@@ -7,6 +7,7 @@ path tells is worked out once per path and kept.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from functools import lru_cache
 
 from ...languages import DATA_LANGUAGES, language_for
@@ -23,16 +24,27 @@ _GENERIC_STEMS = frozenset({"mod", "index", "init", "__init__", "main", "lib", "
 def path_words(path: str) -> tuple[frozenset[str], frozenset[str]]:
     """Words of a file's name (or of its folder's, for mod.rs, index.ts, __init__.py),
     and words of the folders above it."""
+    folders, stem = _named_by(path)
+    # In a test file, "test" and "spec" mark the kind of file, not its subject.
+    skip = _TEST_MARKERS if category_of(path, "") == "tests" else frozenset()
+    name = _words(stem, skip)
+    above = {w for f in folders for w in split_identifier(f) if len(w) > 1 and w not in skip}
+    return name, frozenset(above - name)
+
+
+def _named_by(path: str) -> tuple[list[str], str]:
+    """The folders above a file, and the stem that names it (its folder's, when the
+    file's own is generic: the folder is then no longer among those above)."""
     parts = path.split("/")
     folders = parts[:-1]
     stem = parts[-1].split(".")[0]
     if stem.lower() in _GENERIC_STEMS and folders:
         stem = folders.pop()
-    # In a test file, "test" and "spec" mark the kind of file, not its subject.
-    skip = _TEST_MARKERS if category_of(path, "") == "tests" else frozenset()
-    name = frozenset(w for w in split_identifier(stem) if len(w) > 1 and w not in skip)
-    above = {w for f in folders for w in split_identifier(f) if len(w) > 1 and w not in skip}
-    return name, frozenset(above - name)
+    return folders, stem
+
+
+def _words(stem: str, skip: frozenset[str] = frozenset()) -> frozenset[str]:
+    return frozenset(w for w in split_identifier(stem) if len(w) > 1 and w not in skip)
 
 
 @lru_cache(maxsize=262_144)
@@ -69,16 +81,15 @@ def common_name_words(paths: list[str], share: float) -> frozenset[str]:
     """Words in the names of at least ``share`` of the code files (and five or more):
     ramsey/uuid's "uuid", Monolog's "handler". Such a word tells little about which
     file a query means (``path_matches`` leaves it out of the share)."""
-    languages = [(path, language_for(path)) for path in paths]
     code = [
         path
-        for path, language in languages
-        if language not in DATA_LANGUAGES and category_of(path, language) == "code"
+        for path in paths
+        if (language := language_for(path)) not in DATA_LANGUAGES
+        and category_of(path, language) == "code"
     ]
-    counts: dict[str, int] = {}
-    for path in code:
-        for word in path_words(path)[0]:
-            counts[word] = counts.get(word, 0) + 1
+    # a source file is no test file, so its name's words are path_words' first set; the
+    # folders' words are not needed, nor a place in path_words' cache, which searches use
+    counts = Counter(word for path in code for word in _words(_named_by(path)[1]))
     least = max(5.0, share * len(code))
     return frozenset(word for word, count in counts.items() if count >= least)
 
