@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sleuth import Index
-from sleuth.discover import FoundFile, Skipped, find_root, walk
+from sleuth.discover import FoundFile, PathRules, Skipped, find_root, walk
 from sleuth.errors import PathError
 
 from .conftest import git_init, write_tree
@@ -120,6 +120,37 @@ def test_default_excludes_lockfiles_generated_and_binaries(tmp_path: Path) -> No
     assert skipped["bun.lock"] == "lockfile"
     assert skipped["app.min.js"] == "generated"
     assert skipped["logo.png"] == "binary"
+
+
+def test_a_sleuthignore_negation_re_includes_a_folder_excluded_by_default(
+    tmp_path: Path,
+) -> None:
+    """chalk keeps its own code in `source/vendor/`: `!source/vendor/` in .sleuthignore
+    brings it in. A .gitignore negation speaks of git and leaves the default alone, and
+    no rule re-includes version control's folders or the index's own; the watcher's
+    per-path rules agree with the walk."""
+    write_tree(
+        tmp_path,
+        {
+            ".sleuthignore": "!source/vendor/\n!.git/\n!.sleuth/\n",
+            ".gitignore": "!lib/vendor/\n",
+            "source/index.js": "x\n",
+            "source/vendor/supports-color/index.js": "x\n",
+            "lib/vendor/dep.js": "x\n",
+            "vendor/other.go": "package other\n",
+            "node_modules/pkg/index.js": "x\n",
+        },
+    )
+    git_init(tmp_path)
+    (tmp_path / ".sleuth").mkdir()
+    (tmp_path / ".sleuth" / "state.py").write_text("x = 1\n")
+    found, _ = _walk(tmp_path)
+    assert found == {"source/index.js", "source/vendor/supports-color/index.js"}
+    rules = PathRules(tmp_path)
+    assert not rules.excluded("source/vendor/supports-color/index.js")
+    assert not rules.excluded("source/vendor", is_dir=True)
+    for rel in ("lib/vendor/dep.js", "vendor/other.go", ".git/HEAD", ".sleuth/state.py"):
+        assert rules.excluded(rel), rel
 
 
 @pytest.mark.parametrize(

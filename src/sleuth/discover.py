@@ -74,6 +74,10 @@ EXCLUDED_DIRS = frozenset(
 EXCLUDED_DIR_SUFFIXES = (".docset",)
 
 
+#: Folders no ignore rule can re-include: version control's and the index's own.
+NEVER_INDEXED_DIRS = frozenset({".git", ".hg", ".svn", config.INDEX_DIRNAME})
+
+
 def excluded_dir(name: str) -> bool:
     """Whether a folder of this name is never indexed (vendored, built or generated)."""
     return name in EXCLUDED_DIRS or name.endswith(EXCLUDED_DIR_SUFFIXES)
@@ -332,8 +336,10 @@ class _IgnoreFile:
     in one test, and only a path it matches goes through pathspec, whose verdict (the
     last matching pattern, file patterns over folder ones) decides."""
 
-    def __init__(self, spec: pathspec.GitIgnoreSpec) -> None:
+    def __init__(self, spec: pathspec.GitIgnoreSpec, own: bool = False) -> None:
         self.spec = spec
+        #: a ``.sleuthignore``: its ``!folder/`` re-includes a folder excluded by default
+        self.own = own
         try:
             self.any_match: re.Pattern[str] | None = _joined(spec)
         except (re.error, OverflowError, RecursionError):
@@ -353,12 +359,13 @@ def _read_ignore(path: Path) -> _IgnoreFile | None:
         return None
     if not lines:
         return None
+    own = path.name == ".sleuthignore"
     try:
-        return _IgnoreFile(_compile(lines))
+        return _IgnoreFile(_compile(lines), own)
     except (ValueError, re.error):
         # git passes over a line it cannot read (`!` alone, a range `[z-a]`); so do we,
         # instead of failing every index run of the repository
-        return _IgnoreFile(_compile([line for line in lines if _readable(line)]))
+        return _IgnoreFile(_compile([line for line in lines if _readable(line)]), own)
 
 
 def _compile(lines: list[str]) -> pathspec.GitIgnoreSpec:
@@ -436,12 +443,28 @@ class _Rules:
             del self.layers[-count:]
 
     def ignored(self, rel_path: str, is_dir: bool) -> bool:
+        return self._decision(rel_path, is_dir)[0]
+
+    def _decision(self, rel_path: str, is_dir: bool) -> tuple[bool, bool]:
+        """Whether the path is ignored, and whether a ``.sleuthignore`` said so."""
         for base, rules in reversed(self.layers):
             local = rel_path[len(base) + 1 :] if base else rel_path
             verdict = rules.verdict(local + "/" if is_dir else local)
             if verdict is not None:
-                return verdict
-        return False
+                return verdict, rules.own
+        return False, False
+
+    def skips_dir(self, name: str, rel_path: str) -> bool:
+        """Whether the walk passes over this folder: ignored, or excluded by default
+        (``vendor``, ``build``, ...) unless a ``.sleuthignore`` re-includes it by a
+        negation (``!source/vendor/``). A ``.gitignore`` speaks of what git tracks, so
+        its negations do not re-include a folder that sleuth leaves out."""
+        if name in NEVER_INDEXED_DIRS:
+            return True
+        ignored, own = self._decision(rel_path, True)
+        if excluded_dir(name):
+            return ignored or not own
+        return ignored
 
 
 def walk(root: Path) -> Iterator[FoundFile | Skipped]:
@@ -475,7 +498,7 @@ def _walk_dir(directory: Path, rel_dir: str, rules: _Rules) -> Iterator[FoundFil
                 yield Skipped(rel, "unreadable")
                 continue
             if is_dir:
-                if excluded_dir(entry.name) or rules.ignored(rel, True):
+                if rules.skips_dir(entry.name, rel):
                     continue
                 yield from _walk_dir(Path(entry.path), rel, rules)
                 continue
@@ -604,9 +627,7 @@ class PathRules:
         parts = rel.split("/")
         for depth in range(1, len(parts) + (1 if is_dir else 0)):
             folder = "/".join(parts[:depth])
-            if excluded_dir(parts[depth - 1]):
-                return True
-            if self._rules_for("/".join(parts[: depth - 1])).ignored(folder, True):
+            if self._rules_for("/".join(parts[: depth - 1])).skips_dir(parts[depth - 1], folder):
                 return True
         if is_dir:
             return False
