@@ -203,10 +203,14 @@ DATA_LANGUAGES = frozenset({"json", "yaml", "toml", "xml"})
 
 def language_for(path: str) -> str:
     """The language of a repository-relative path; ``text`` when unknown."""
-    p = PurePosixPath(path)
-    if p.name in FILENAMES:
-        return FILENAMES[p.name]
-    return EXTENSIONS.get(p.suffix.lower(), "text")
+    name = path.rpartition("/")[2]
+    if name in FILENAMES:
+        return FILENAMES[name]
+    # a suffix as PurePosixPath gives it (none for ".bashrc" or "name."), without
+    # building a path object: the whole file list is read this way on a search
+    dot = name.rfind(".")
+    suffix = name[dot:] if 0 < dot < len(name) - 1 else ""
+    return EXTENSIONS.get(suffix.lower(), "text")
 
 
 _CPP_IN_HEADER = re.compile(

@@ -81,17 +81,22 @@ def common_name_words(paths: list[str], share: float) -> frozenset[str]:
     """Words in the names of at least ``share`` of the code files (and five or more):
     ramsey/uuid's "uuid", Monolog's "handler". Such a word tells little about which
     file a query means (``path_matches`` leaves it out of the share)."""
-    code = [
-        path
-        for path in paths
-        if (language := language_for(path)) not in DATA_LANGUAGES
-        and category_of(path, language) == "code"
-    ]
+    named = [words for path in paths if (words := _source_name_words(path)) is not None]
+    counts = Counter(word for words in named for word in words)
+    least = max(5.0, share * len(named))
+    return frozenset(word for word, count in counts.items() if count >= least)
+
+
+@lru_cache(maxsize=262_144)
+def _source_name_words(path: str) -> frozenset[str] | None:
+    """The words of a code file's name; None for other files. Kept per path, so that a
+    file added to a large watched tree costs the next count a lookup per path."""
+    language = language_for(path)
+    if language in DATA_LANGUAGES or category_of(path, language) != "code":
+        return None
     # a source file is no test file, so its name's words are path_words' first set; the
     # folders' words are not needed, nor a place in path_words' cache, which searches use
-    counts = Counter(word for path in code for word in _words(_named_by(path)[1]))
-    least = max(5.0, share * len(code))
-    return frozenset(word for word, count in counts.items() if count >= least)
+    return _words(_named_by(path)[1])
 
 
 @lru_cache(maxsize=65_536)
