@@ -7,6 +7,7 @@ import pytest
 from sleuth import config
 from sleuth.chunking import chunk_text
 from sleuth.chunking.parser_copy import parser_source
+from sleuth.chunking.treesitter.lines import bracket_nesting
 from sleuth.languages import language_for, language_of, parse_seconds, parser_for
 
 # (language, source, expected definitions as (name, kind, parent))
@@ -1204,6 +1205,42 @@ def test_a_parse_that_takes_too_long_falls_back_to_line_windows(monkeypatch) -> 
     chunks, definitions = chunk_text("c", source)
     assert {c.kind for c in chunks} == {"function"}
     assert {d.name for d in definitions} == {"main"}
+
+
+def test_brackets_nested_past_the_limit_make_line_windows(monkeypatch) -> None:
+    """Queries over a tree thousands of brackets deep cost the square of its depth in
+    C, where no deadline reaches (75,000 nested lists in Python: 282 s). Past
+    ``config.MAX_BRACKET_NESTING`` the file is line windows before any parse; below it,
+    the grammar reads it."""
+    source = "def build():\n    return " + "[" * 30 + "1" + "]" * 30 + "\n\n" * 3
+    source = source * 3 + "def main():\n    return build()\n"
+    assert bracket_nesting(source.encode()) == 30
+    monkeypatch.setattr(config, "MAX_BRACKET_NESTING", 29)
+    chunks, definitions = chunk_text("python", source)
+    assert {c.kind for c in chunks} == {"window"} and definitions == []
+    monkeypatch.setattr(config, "MAX_BRACKET_NESTING", 30)
+    _, definitions = chunk_text("python", source)
+    assert {d.name for d in definitions} == {"build", "main"}
+
+
+def test_definitions_nested_past_the_limit_make_line_windows(monkeypatch) -> None:
+    """tree-sitter finds a node's parent and siblings by a descent from the root, so a
+    walk over definitions nested thousands deep is quadratic (20,000 nested Kotlin
+    classes: 85 s; 30,000 nested Elixir `if` blocks: 94 s). Past
+    ``config.MAX_DEFINITION_NESTING`` (the deepest of 29,000 real files nests 20) the
+    file is line windows; and the walk gives up after ``config.CHUNK_WALK_SECONDS``."""
+    depth = 6
+    source = "".join("    " * i + f"class Level{i}:\n" for i in range(depth))
+    source += "    " * depth + "pass\n"
+    monkeypatch.setattr(config, "MAX_DEFINITION_NESTING", depth - 1)
+    chunks, definitions = chunk_text("python", source)
+    assert {c.kind for c in chunks} == {"window"} and definitions == []
+    monkeypatch.setattr(config, "MAX_DEFINITION_NESTING", depth)
+    _, definitions = chunk_text("python", source)
+    assert {d.name for d in definitions} == {f"Level{i}" for i in range(depth)}
+    monkeypatch.setattr(config, "CHUNK_WALK_SECONDS", 0.0)
+    chunks, definitions = chunk_text("python", source)
+    assert {c.kind for c in chunks} == {"window"} and definitions == []
 
 
 def test_a_small_file_gets_a_small_parse_budget() -> None:

@@ -55,6 +55,19 @@ PARSE_SECONDS = _number("SLEUTH_PARSE_SECONDS", 5.0, 0.0)
 #: take memory as fast as time: 1.8 kB of broken Kotlin grew to 930 MB in 5 s.
 PARSE_BASE_SECONDS = 0.25
 PARSE_BYTES_PER_SECOND = 25_000
+#: The walk over a parsed file's definitions gives up after this long, and the file is
+#: cut into line windows: tree-sitter finds a node's parent and siblings by a descent
+#: from the root, so on a tree thousands of levels deep every step costs thousands
+#: (30,000 nested ``if x do`` blocks of Elixir: 94 s). Real files of 1 MB take under 5 s
+#: in all, parse included.
+CHUNK_WALK_SECONDS = _number("SLEUTH_CHUNK_WALK_SECONDS", 15.0, 0.0)
+#: Brackets nested deeper than this in a file make it line windows before any parse:
+#: queries over such a tree cost the square of its depth in C, where no deadline
+#: reaches (C# nested 60,000 deep: 20 s). The deepest of 14,000 real files: 1,389.
+MAX_BRACKET_NESTING = 10_000
+#: Definitions nested deeper than this (classes in classes ...) make a file line
+#: windows too; the deepest of 14,000 real files nests 7.
+MAX_DEFINITION_NESTING = 100
 
 #: Chunk size bounds in lines: longer definitions are split, shorter siblings merged.
 CHUNK_MAX_LINES = 60

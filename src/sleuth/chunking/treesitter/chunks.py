@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import time
 from dataclasses import dataclass, field, replace
 
 import tree_sitter
@@ -48,7 +49,7 @@ from .forms import (
     named_values,
     reexports,
 )
-from .lines import SINGLE_QUOTED_SPAN
+from .lines import SINGLE_QUOTED_SPAN, bracket_nesting
 from .nodes import declared_name, end_row, has_ancestor, name_of, node_key, node_text
 from .repair import damage, isolated, members_of, placed, worth_reading_again
 from .suites import (
@@ -166,6 +167,8 @@ class _Chunker:
         body of a function stays with it and is split at statements when long).
         """
         candidates = candidate_nodes(self.language, root)
+        deadline = time.monotonic() + config.CHUNK_WALK_SECONDS
+        enclosing: list[int] = []  # end bytes of the candidates around the current one
         top: list[_Def] = []
         # open definitions enclosing the current position: (end byte, def, name, kind)
         stack: list[tuple[int, _Def, str, str]] = []
@@ -173,6 +176,11 @@ class _Chunker:
         for node in candidates:
             while stack and node.start_byte >= stack[-1][0]:
                 stack.pop()
+            while enclosing and node.start_byte >= enclosing[-1]:
+                enclosing.pop()
+            enclosing.append(node.end_byte)
+            if len(enclosing) > config.MAX_DEFINITION_NESTING or time.monotonic() > deadline:
+                raise ValueError("definitions nested too deep to walk")  # line windows
             if node_key(node) in consumed:
                 continue  # the inner definition of a wrapper already taken
             parent_name, parent_kind = (stack[-1][2], stack[-1][3]) if stack else ("", "")
@@ -590,6 +598,8 @@ def treesitter_chunks(
     mid-edit still has them). Where the grammar only skipped a construct (a macro in C)
     the first reading had them all, and it stays."""
     source = parser_source(language, text)
+    if bracket_nesting(source) > config.MAX_BRACKET_NESTING:
+        raise ValueError("brackets nested too deep to parse")  # line windows
     tree = parse(parser, source)
     lines = text.split("\n")
     chunker = _Chunker(language, lines)
