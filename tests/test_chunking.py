@@ -1243,6 +1243,26 @@ def test_definitions_nested_past_the_limit_make_line_windows(monkeypatch) -> Non
     assert {c.kind for c in chunks} == {"window"} and definitions == []
 
 
+def test_a_parse_that_finds_no_structure_makes_line_windows(monkeypatch) -> None:
+    """40,000 `template<` in a row: C++'s error recovery leaves them as bare tokens at
+    the top level, and each query over them then took 11 s. Past
+    ``config.MAX_BARE_TOP_LEVEL`` such pieces the file is line windows; a file whose
+    top-level pieces have structure of their own is read as ever."""
+    source = (
+        "int keep(void) { return 1; }\n" + "template<" * 100 + ">" * 100 + "\n"
+        "int after(void) { return 2; }\n"
+    )
+    monkeypatch.setattr(config, "MAX_BARE_TOP_LEVEL", 50)
+    chunks, definitions = chunk_text("cpp", source)
+    assert {c.kind for c in chunks} == {"window"} and definitions == []
+    structured = "".join(f"int f{i}(void) {{ return {i}; }}\n" for i in range(60))
+    _, definitions = chunk_text("cpp", structured + "template<\n")
+    assert len(definitions) == 60
+    monkeypatch.setattr(config, "MAX_BARE_TOP_LEVEL", 20_000)
+    _, definitions = chunk_text("cpp", source)
+    assert {d.name for d in definitions} == {"keep", "after"}
+
+
 def test_a_small_file_gets_a_small_parse_budget() -> None:
     """Error recovery can take memory as fast as time (1.8 kB of broken Kotlin grew to
     930 MB in 5 s): a file's budget grows with its size, so this one gives up within a

@@ -68,6 +68,11 @@ MAX_BRACKET_NESTING = 10_000
 #: Definitions nested deeper than this (classes in classes ...) make a file line
 #: windows too; the deepest of 14,000 real files nests 7.
 MAX_DEFINITION_NESTING = 100
+#: A file whose parse leaves more top-level pieces than this, nearly all bare tokens
+#: (error recovery that found no structure: 40,000 ``template<`` in C++), is line
+#: windows: queries over it are quadratic too (11 s a query at 80,000). Real files:
+#: up to 31,000 top-level pieces, each a declaration or a comment.
+MAX_BARE_TOP_LEVEL = 20_000
 
 #: Chunk size bounds in lines: longer definitions are split, shorter siblings merged.
 CHUNK_MAX_LINES = 60

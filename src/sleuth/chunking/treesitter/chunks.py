@@ -601,6 +601,8 @@ def treesitter_chunks(
     if bracket_nesting(source) > config.MAX_BRACKET_NESTING:
         raise ValueError("brackets nested too deep to parse")  # line windows
     tree = parse(parser, source)
+    if _unstructured(tree.root_node):
+        raise ValueError("the parse found no structure")  # line windows
     lines = text.split("\n")
     chunker = _Chunker(language, lines)
     chunks = chunker.chunks(tree.root_node)
@@ -639,6 +641,16 @@ def treesitter_chunks(
             if chunk.start_line <= d.start_line <= chunk.end_line and d.name not in chunk.symbols:
                 chunk.symbols.append(d.name)
     return chunks, definitions
+
+
+def _unstructured(root: tree_sitter.Node) -> bool:
+    """Whether error recovery left the file as a flat run of bare tokens: more than
+    ``config.MAX_BARE_TOP_LEVEL`` top-level pieces, most of them with no children."""
+    return (
+        root.has_error
+        and root.child_count > config.MAX_BARE_TOP_LEVEL
+        and root.descendant_count < 2 * root.child_count
+    )
 
 
 def _swift_extension(node: tree_sitter.Node) -> bool:
