@@ -1013,6 +1013,8 @@ def test_examples_snippets_and_demos_come_after_the_code_they_show(
     # Rust's `benches/`, FastAPI's `docs_src/`, a `playground/` package
     folders = ["Examples", "samples", "src/Snippets/Docs", "demos", "_examples", "benches"]
     folders += ["docs_src/tutorial", "packages/playground"]
+    # and the project's own tooling at its top (generators, release scripts)
+    folders += ["scripts"]
     files = {f"{folder}/uploads.py": shown for folder in folders}
     root = write_tree(tmp_path, {"lib/uploads.py": _RETRY_CODE, **files})
     index = Index(root)
@@ -1035,6 +1037,24 @@ def test_a_question_for_examples_is_answered_by_them(tmp_path: Path) -> None:
     )
     top = index.search("examples of retrying failed uploads", mode="lexical").results[0]
     assert top.path == "examples/uploads.py"
+
+
+def test_only_a_top_level_scripts_folder_is_tooling(tmp_path: Path) -> None:
+    """`scripts/` at the top holds the project's tooling and comes after its code,
+    unless the question asks for a script; a `scripts` folder inside the source is
+    the code (a package of script handlers)."""
+    files = {
+        "lib/uploads.py": _RETRY_CODE,
+        "scripts/uploads.py": "# retry failed uploads by hand\n" + _RETRY_CODE,
+        "src/app/scripts/uploads.py": "# retry failed uploads in a job\n" + _RETRY_CODE,
+    }
+    index = Index(write_tree(tmp_path, files))
+    index.index(embed="none")
+    paths = [r.path for r in index.search("retry failed uploads", mode="lexical").results]
+    assert paths.index("lib/uploads.py") < paths.index("scripts/uploads.py")
+    assert paths.index("src/app/scripts/uploads.py") < paths.index("scripts/uploads.py")
+    asked = index.search("script that retries failed uploads", mode="lexical").results
+    assert asked[0].path == "scripts/uploads.py"
 
 
 def test_a_question_in_words_is_answered_by_the_method_before_its_class_header(

@@ -43,7 +43,10 @@ _VENDORED_PATH = re.compile(r"(^|/)(_?vendored|_vendor|bundled)/")
 
 _AUXILIARY_PATH = re.compile(
     r"(^|/)_*(examples?|samples?|snippets?|benchmarks?|bench|benches|demos?|docs?|docs_src"
-    r"|playgrounds?)/",
+    r"|playgrounds?)/"
+    # the project's own tooling at its top (generators, release scripts): mordant's
+    # `scripts/generate_cellwidth_table.py` is not where a width is measured
+    r"|^scripts/",
     re.I,
 )
 
@@ -66,9 +69,10 @@ _ASKS_DATA = re.compile(
     re.I,
 )
 
-#: A query for examples, demos or benchmarks, which example folders answer.
+#: A query for examples, demos, benchmarks or scripts, which those folders answer.
 _ASKS_EXAMPLES = re.compile(
-    r"\b(examples?|samples?|demos?|snippets?|usage|playgrounds?|benchmarks?|bench)\b", re.I
+    r"\b(examples?|samples?|demos?|snippets?|usage|playgrounds?|benchmarks?|bench|scripts?)\b",
+    re.I,
 )
 
 #: A question about interfaces, protocols or types, which declarations answer.
