@@ -1209,7 +1209,7 @@ def test_a_parse_that_takes_too_long_falls_back_to_line_windows(monkeypatch) -> 
 
 def test_brackets_nested_past_the_limit_make_line_windows(monkeypatch) -> None:
     """Queries over a tree thousands of brackets deep cost the square of its depth in
-    C, where no deadline reaches (75,000 nested lists in Python: 282 s). Past
+    C, where no deadline reaches (100,000 nested lists in Python: 282 s). Past
     ``config.MAX_BRACKET_NESTING`` the file is line windows before any parse; below it,
     the grammar reads it."""
     source = "def build():\n    return " + "[" * 30 + "1" + "]" * 30 + "\n\n" * 3

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sleuth import Index
+from sleuth import Index, parse_journal
 from sleuth.store.lexical import LexicalStore
 
 from .conftest import run_cli, write_tree
@@ -231,3 +231,93 @@ def test_check_reports_a_damaged_database_as_not_repairable(tmp_path: Path) -> N
     assert checked.returncode == 1
     assert "sleuth index --full" in checked.stdout + checked.stderr
     assert "Traceback" not in checked.stderr
+
+
+#: Installed in every Python process of a test run (PYTHONPATH), spawned children too:
+#: the parse of a file holding the marker ends its process, as a grammar's segmentation
+#: fault would; with ``once``, only the first time (a kill that was not the file's fault).
+_PARSER_CRASH = """
+import os, signal
+from pathlib import Path
+import sleuth.prepare as prepare
+
+_parse = prepare.chunk_text
+
+def chunk_text(language, text):
+    if "CRASH-THE-PARSER" in text:
+        once = Path(os.environ["CRASH_ONCE_FLAG"]) if os.environ.get("CRASH_ONCE_FLAG") else None
+        if once is None or once.exists():
+            if once is not None:
+                once.unlink()
+            os.kill(os.getpid(), signal.SIGKILL)
+    return _parse(language, text)
+
+prepare.chunk_text = chunk_text
+"""
+
+
+def _parser_crash_env(tmp_path: Path, once: bool) -> dict:
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(_PARSER_CRASH)
+    env = {"PYTHONPATH": os.pathsep.join([str(hooks), os.environ.get("PYTHONPATH", "")])}
+    if once:
+        flag = tmp_path / "crash-once"
+        flag.write_text("")
+        env["CRASH_ONCE_FLAG"] = str(flag)
+    return env
+
+
+_CRASHER = "def crashing_parse():\n    return 'CRASH-THE-PARSER'\n"
+
+
+def test_a_file_that_crashes_the_parser_is_indexed_as_line_windows(tmp_path: Path) -> None:
+    """A file whose parse ends the process (a grammar's segmentation fault) ended every
+    run that reached it, so the index could never be completed. The dying process's
+    journal names it; the next run parses it in a child of its own and, when that child
+    dies too, cuts it into line windows without a grammar and says so."""
+    repo = write_tree(
+        tmp_path / "repo",
+        {"crasher.py": _CRASHER, "ok.py": "def fine_function():\n    return 1\n"},
+    )
+    env = _parser_crash_env(tmp_path, once=False)
+    first = run_cli("index", str(repo), "--embed", "none", env=env)
+    assert first.returncode == -signal.SIGKILL
+    second = run_cli("index", str(repo), "--embed", "none", env=env)
+    assert second.returncode == 0, second.stderr
+    assert "crasher.py: its parse ended the process reading it" in second.stdout + second.stderr
+    index = Index(repo)
+    found = index.search("crashing_parse", mode="lexical").results
+    assert found[0].path == "crasher.py" and found[0].kind == "window"
+    assert index.find_symbol("fine_function")[0].path == "ok.py"
+    assert parse_journal.crashed(repo / ".sleuth" / "parsing") == []  # the run ended well
+
+
+def test_a_file_named_by_a_killed_run_is_parsed_again_apart(tmp_path: Path) -> None:
+    """A run killed while it parsed an innocent file (the machine ran out of memory)
+    names that file too: the next run parses it in a child of its own, where it reads
+    as ever, and keeps its definitions."""
+    repo = write_tree(tmp_path / "repo", {"crasher.py": _CRASHER})
+    env = _parser_crash_env(tmp_path, once=True)
+    first = run_cli("index", str(repo), "--embed", "none", env=env)
+    assert first.returncode == -signal.SIGKILL
+    second = run_cli("index", str(repo), "--embed", "none", env=env)
+    assert second.returncode == 0, second.stderr
+    assert "its parse ended" not in second.stdout + second.stderr
+    assert Index(repo).find_symbol("crashing_parse")[0].path == "crasher.py"
+
+
+def test_a_worker_that_dies_parsing_a_file_does_not_end_the_run(tmp_path: Path) -> None:
+    """On a tree big enough for worker processes, a worker that dies parsing a file
+    breaks the pool; the run reads which file it was parsing, prepares the rest itself
+    and that file in a child of its own (which dies too), and completes in one go."""
+    files = {f"pkg/mod_{i}.py": f"def function_{i}():\n    return {i}\n" for i in range(450)}
+    repo = write_tree(tmp_path / "repo", {**files, "pkg/mod_200b.py": _CRASHER})
+    env = {**_parser_crash_env(tmp_path, once=False), "SLEUTH_INDEX_WORKERS": "2"}
+    done = run_cli("index", str(repo), "--embed", "none", env=env)
+    assert done.returncode == 0, done.stderr
+    assert "pkg/mod_200b.py: its parse ended the process reading it" in done.stdout + done.stderr
+    index = Index(repo)
+    assert index.status()["files"] == 451
+    assert index.find_symbol("function_449")[0].path == "pkg/mod_449.py"
+    assert index.search("crashing_parse", mode="lexical").results[0].kind == "window"

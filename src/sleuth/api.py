@@ -319,7 +319,7 @@ class Index:
             if self._rechunk:
                 meta.set("chunker_version", config.CHUNKER_VERSION)
                 self._rechunk = False
-            report = IndexReport(update, notices=list(self.notices))
+            report = IndexReport(update, notices=list(self.notices) + _crash_notices(update))
             report.files_indexed = meta.indexed_file_count()
             report.skipped = meta.skip_counts()
             self._publish(meta, update, full, report, embed, progress)
@@ -352,7 +352,7 @@ class Index:
             update = Indexer(self.root, meta, self._lexical).update_paths(
                 relative, rules, finish=lambda done: self._finish_run(meta, done, False)
             )
-            report = IndexReport(update, notices=list(self.notices))
+            report = IndexReport(update, notices=list(self.notices) + _crash_notices(update))
             self._publish(meta, update, False, report, embed, _quiet)
         return self._after_update(report, meta, embed, _quiet)
 
@@ -1092,6 +1092,14 @@ class Index:
             raise SleuthError("there is no index yet: run `sleuth index --embed deep` first")
         meta = self._open()
         return build_graph(meta, str(self.root), self.model_id, type, k, threshold, path)
+
+
+def _crash_notices(update: UpdateReport) -> list[str]:
+    """What a run says of the files whose parse ended a process (``parse_journal``)."""
+    return [
+        f"{path}: its parse ended the process reading it; indexed as line windows"
+        for path in update.parse_crashed
+    ]
 
 
 def _nothing() -> None:

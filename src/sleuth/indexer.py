@@ -24,10 +24,11 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import config
+from . import config, parse_journal
 from .discover import FoundFile, PathRules, Skipped, walk
 from .errors import SleuthError
-from .prepare import PreparedFile, lexical_fields, prepare_batch, ready, watch_parent
+from .prepare import PreparedFile, lexical_fields, prepare_batch, ready, start_worker
+from .store.layout import Layout
 from .store.lexical import LexicalStore
 from .store.meta import MetaStore
 
@@ -57,6 +58,8 @@ class UpdateReport:
     chunks_written: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
     lexical_rebuilt: bool = False
+    #: Files whose parse ended the process preparing them: indexed as line windows.
+    parse_crashed: list[str] = field(default_factory=list)
 
 
 class Indexer:
@@ -66,6 +69,10 @@ class Indexer:
         self.lexical = lexical
         self._unit_started: float | None = None  # monotonic start of the open unit
         self._pool: ProcessPoolExecutor | None = None
+        #: where each preparing process names the file it parses (``parse_journal``)
+        self._journal = str(Layout(root).directory / "parsing")
+        #: files named by a process that died parsing them: prepared apart
+        self._suspects: set[str] = set()
 
     # -- commit units ---------------------------------------------------------------------
     def _begin(self) -> None:
@@ -126,6 +133,7 @@ class Indexer:
         before it commits (the caller's own writes that must land with the run). A run
         that finds nothing to change writes nothing, ``finish`` included, unless
         ``finish_if_idle``."""
+        self._take_suspects()
         try:
             with ExitStack() as stack:  # shuts worker processes down, also on errors
                 return self._update(progress, full, stack, finish, finish_if_idle)
@@ -148,6 +156,7 @@ class Indexer:
         skipped: list[tuple[str, str]] = []
         progress("scan", 0, 0)
         early: list[Future] = []  # batches handed to the workers while the walk goes on
+        held: list[FoundFile] = []  # suspects (``_take_suspects``)
         for item in walk(self.root):
             if isinstance(item, Skipped):
                 skipped.append((item.path, item.reason))
@@ -155,6 +164,9 @@ class Indexer:
             found.append(item)
             row = known.get(item.path)
             if full or row is None or row.size != item.size or row.mtime_ns != item.mtime_ns:
+                if item.path in self._suspects:
+                    held.append(item)  # prepared apart, first
+                    continue
                 todo.append(item)
                 if len(todo) == config.PARALLEL_MIN_FILES:
                     # A big job: worker processes start now and import while the walk
@@ -177,9 +189,11 @@ class Indexer:
             self.lexical.clear()
         report.removed = self._drop_gone(known, found)
 
-        report.unchanged = len(found) - len(todo)
-        batches = self._prepared_batches(todo, known, full, early)
-        self._write_all(batches, len(todo), known, report, progress)
+        report.unchanged = len(found) - len(todo) - len(held)
+        batches = self._suspects_first(
+            held, known, full, self._prepared_batches(todo, known, full, early)
+        )
+        self._write_all(batches, len(todo) + len(held), known, report, progress)
         # A run that changed nothing (a search's refresh of an unchanged tree) writes
         # nothing: no lock on SQLite and no tantivy commit for a run with nothing to say.
         idle = self._unit_started is None and not (full or report.lexical_rebuilt)
@@ -192,12 +206,11 @@ class Indexer:
         _count_skipped(report, (reason for _, reason in skipped))
         return report
 
-    @staticmethod
-    def _start_pool(stack: ExitStack) -> ProcessPoolExecutor | None:
+    def _start_pool(self, stack: ExitStack) -> ProcessPoolExecutor | None:
         """Worker processes for preparing files, started at once; None on a single core."""
         if config.INDEX_WORKERS < 2:
             return None
-        pool = stack.enter_context(_spawn_pool(config.INDEX_WORKERS))
+        pool = stack.enter_context(_spawn_pool(config.INDEX_WORKERS, self._journal))
         for _ in range(config.INDEX_WORKERS):
             pool.submit(ready)  # workers spawn on demand: one task each starts them all
         return pool
@@ -218,6 +231,7 @@ class Indexer:
         ignored or secret) are dropped. Small batches commit as one unit, so a search
         sees a renamed file at its old path or at its new one, never at neither.
         """
+        self._take_suspects()
         try:
             return self._update_paths(paths, rules or PathRules(self.root), progress, finish)
         except BaseException:
@@ -235,7 +249,11 @@ class Indexer:
         known = self.meta.files_at(scopes)
         report.scanned = len(found)
         report.removed = self._drop_gone(known, found)
-        batches = self._prepared_batches(found, known, full=False)
+        held = [item for item in found if item.path in self._suspects]
+        rest = [item for item in found if item.path not in self._suspects]
+        batches = self._suspects_first(
+            held, known, False, self._prepared_batches(rest, known, False)
+        )
         self._write_all(batches, len(found), known, report, progress)
         report.unchanged = len(found) - report.changed
         self._begin()
@@ -258,6 +276,7 @@ class Indexer:
         done = 0
         for batch in batches:
             changed, written = self._write_batch(batch, known)
+            report.parse_crashed += [record.path for record in batch if record.parse_crashed]
             done += len(batch)
             report.changed += changed
             report.chunks_written += written
@@ -275,6 +294,21 @@ class Indexer:
                 self.lexical.delete_file(file_id)
         return len(gone)
 
+    def _suspects_first(
+        self, held: list[FoundFile], known: dict, full: bool, batches: Iterator[list[PreparedFile]]
+    ) -> Iterator[list[PreparedFile]]:
+        """The suspects (``_take_suspects``) prepared apart, then the other batches."""
+        if held:
+            yield _prepare_suspects(str(self.root), _batch_items(held, known, full))
+        yield from batches
+
+    def _take_suspects(self) -> None:
+        """Files named by the journals of processes that died parsing them: this run
+        prepares them apart (``_prepare_suspects``), and parses in this process are
+        journaled from now on too."""
+        self._suspects.update(parse_journal.crashed(Path(self._journal)))
+        parse_journal.use(self._journal)
+
     def _prepared_batches(
         self, todo: list[FoundFile], known: dict, full: bool, early: Sequence[Future] = ()
     ) -> Iterator[list[PreparedFile]]:
@@ -291,7 +325,7 @@ class Indexer:
         pool = self._pool
         if pool is None:
             for items in batches:
-                yield _prepare_here(root, items)
+                yield _prepare_here(root, items, self._suspects)
             return
         handed = [
             _batch_items(todo[number * size : (number + 1) * size], known, full)
@@ -312,7 +346,8 @@ class Indexer:
                         "the index's worker processes ended early; this process prepares"
                         " the remaining files"
                     )
-            return _prepare_here(root, items)
+                    self._take_suspects()  # a worker that died parsing named its file
+            return _prepare_here(root, items, self._suspects)
 
         for items in batches:  # keep a bounded number of batches in flight
             window.append((None if broken else _submit(pool, root, items), items))
@@ -408,19 +443,23 @@ def refuse_in_worker_start() -> None:
         )
 
 
-def _spawn_pool(workers: int) -> ProcessPoolExecutor:
+def _spawn_pool(workers: int, journal: str | None = None) -> ProcessPoolExecutor:
     """Worker processes started afresh (``spawn``: no copy of this process's state),
-    each ending as soon as this process is gone."""
+    each ending as soon as this process is gone, and journaling its parses into
+    ``journal``."""
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=watch_parent,
-        initargs=(os.getpid(),),
+        initializer=start_worker,
+        initargs=(os.getpid(), journal),
     )
 
 
-def _prepare_here(root: str, items: list[tuple]) -> list[PreparedFile]:
-    """``prepare_batch`` in this process, but for files whose parse gave up here before."""
+def _prepare_here(root: str, items: list[tuple], suspects: set[str]) -> list[PreparedFile]:
+    """``prepare_batch`` in this process, but for files whose parse gave up here before
+    (in a child, which gives back what the parse leaked) and ``suspects``."""
+    suspect = [item for item in items if item[0] in suspects]
+    items = [item for item in items if item[0] not in suspects]
     apart = [item for item in items if (root, item[0]) in _HALTED]
     prepared = prepare_batch(root, [item for item in items if (root, item[0]) not in _HALTED])
     _HALTED.update((root, record.path) for record in prepared if record.parse_halted)
@@ -430,6 +469,22 @@ def _prepare_here(root: str, items: list[tuple]) -> list[PreparedFile]:
                 prepared += child.submit(prepare_batch, root, apart).result()
         except (BrokenProcessPool, OSError):  # no child to be had: here, leak and all
             prepared += prepare_batch(root, apart)
+    return prepared + (_prepare_suspects(root, suspect) if suspect else [])
+
+
+def _prepare_suspects(root: str, items: list[tuple]) -> list[PreparedFile]:
+    """Files whose parse ended a process (``parse_journal``), each prepared in a child
+    of its own; one whose child dies too is cut into line windows here, without a
+    grammar: a file that crashes the parser must not crash every run."""
+    prepared: list[PreparedFile] = []
+    for item in items:
+        try:
+            with _spawn_pool(1) as child:
+                prepared += child.submit(prepare_batch, root, [item]).result()
+            continue
+        except (BrokenProcessPool, OSError):
+            log.warning("%s: its parse ended a process; indexed as line windows", item[0])
+        prepared += prepare_batch(root, [item], windows_only=True)
     return prepared
 
 

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
-from . import config
+from . import config, parse_journal
 from .chunking import Chunk, chunk_text
 from .chunking.adr import is_adr, mark_adr
+from .chunking.windows import window_chunks
 from .discover import content_skip_reason, holds_key
 from .generated import generated_by_content
 from .languages import halt_count, language_for, language_of
@@ -64,6 +65,9 @@ class PreparedFile:
     parse_halted: bool = False
     #: A tool wrote it, its first lines say (``generated``): it ranks lower.
     generated: bool = False
+    #: Its parse ended the process preparing it: cut into line windows, no grammar
+    #: (``parse_journal``).
+    parse_crashed: bool = False
 
 
 def content_hash(data: bytes | str) -> str:
@@ -116,9 +120,15 @@ def lexical_fields(
 
 
 def prepare_file(
-    root: str, path: str, size: int, mtime_ns: int, known_hash: str | None = None
+    root: str,
+    path: str,
+    size: int,
+    mtime_ns: int,
+    known_hash: str | None = None,
+    windows_only: bool = False,
 ) -> PreparedFile:
-    """Everything the stores need for one file; unreadable or unfit files get a reason."""
+    """Everything the stores need for one file; unreadable or unfit files get a reason.
+    ``windows_only``: line windows, no grammar (a file whose parse crashed a process)."""
     record = PreparedFile(path, size, mtime_ns, None, None, None)
     try:
         with open(os.path.join(root, path), "rb") as handle:
@@ -146,7 +156,12 @@ def prepare_file(
     record.language = language_of(path, text)
     record.generated = generated_by_content(text)
     halts = halt_count()
-    chunks, definitions = chunk_text(record.language, text)
+    if windows_only:
+        chunks, definitions = window_chunks(text.split("\n")), []
+        record.parse_crashed = True
+    else:
+        with parse_journal.parsing(path):
+            chunks, definitions = chunk_text(record.language, text)
     record.parse_halted = halt_count() > halts
     if is_adr(path, record.language):
         mark_adr(chunks)
@@ -175,6 +190,13 @@ def chunk_values(path: str, c: Chunk) -> ChunkValues:
     )
 
 
+def start_worker(parent: int, journal: str | None) -> None:
+    """Worker initializer: leave when the writer does (``watch_parent``), and journal
+    each parse (``parse_journal``)."""
+    watch_parent(parent)
+    parse_journal.use(journal)
+
+
 def watch_parent(parent: int) -> None:
     """Worker initializer: exit as soon as the writer process ``parent`` is gone.
 
@@ -198,6 +220,8 @@ def ready() -> bool:
     return True
 
 
-def prepare_batch(root: str, items: list[tuple[str, int, int, str | None]]) -> list[PreparedFile]:
+def prepare_batch(
+    root: str, items: list[tuple[str, int, int, str | None]], windows_only: bool = False
+) -> list[PreparedFile]:
     """prepare_file over (path, size, mtime_ns, known hash) tuples: one worker task."""
-    return [prepare_file(root, *item) for item in items]
+    return [prepare_file(root, *item, windows_only=windows_only) for item in items]
