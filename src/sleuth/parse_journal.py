@@ -8,7 +8,10 @@ the parse returns: two small writes (4 us a file), no flush to disk (a crashed
 process's writes are in the page cache all the same). The first line names the file. A
 journal left by a dead process that still names a path names the suspect; the indexer
 then prepares that file in a process of its own, and as line windows if that process
-dies too (``indexer``).
+dies too (``indexer``). One journal per process: the command line, a watcher and the
+daemon's index runs each write one tree from one process; a library caller indexing two
+trees at once from two threads journals into the later one's folder (a crash then goes
+unnamed, as before this journal).
 """
 
 from __future__ import annotations
