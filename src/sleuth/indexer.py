@@ -467,7 +467,9 @@ def _prepare_here(root: str, items: list[tuple], suspects: set[str]) -> list[Pre
         try:
             with _spawn_pool(1) as child:
                 prepared += child.submit(prepare_batch, root, apart).result()
-        except (BrokenProcessPool, OSError):  # no child to be had: here, leak and all
+        except BrokenProcessPool:  # the child died: one of them may crash the parser
+            suspect += apart
+        except OSError:  # no child to be had: here, leak and all
             prepared += prepare_batch(root, apart)
     return prepared + (_prepare_suspects(root, suspect) if suspect else [])
 
