@@ -243,14 +243,14 @@ import sleuth.prepare as prepare
 
 _parse = prepare.chunk_text
 
-def chunk_text(language, text):
-    if "CRASH-THE-PARSER" in text:
+def chunk_text(language, text, grammar=True):
+    if grammar and "CRASH-THE-PARSER" in text:  # without a grammar, nothing to crash
         once = Path(os.environ["CRASH_ONCE_FLAG"]) if os.environ.get("CRASH_ONCE_FLAG") else None
         if once is None or once.exists():
             if once is not None:
                 once.unlink()
             os.kill(os.getpid(), signal.SIGKILL)
-    return _parse(language, text)
+    return _parse(language, text, grammar)
 
 prepare.chunk_text = chunk_text
 """

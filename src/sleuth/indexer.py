@@ -249,11 +249,8 @@ class Indexer:
         known = self.meta.files_at(scopes)
         report.scanned = len(found)
         report.removed = self._drop_gone(known, found)
-        held = [item for item in found if item.path in self._suspects]
-        rest = [item for item in found if item.path not in self._suspects]
-        batches = self._suspects_first(
-            held, known, False, self._prepared_batches(rest, known, False)
-        )
+        # no worker pool here: _prepare_here sets the suspects apart
+        batches = self._prepared_batches(found, known, full=False)
         self._write_all(batches, len(found), known, report, progress)
         report.unchanged = len(found) - report.changed
         self._begin()

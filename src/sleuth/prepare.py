@@ -18,7 +18,6 @@ from typing import NamedTuple
 from . import config, parse_journal
 from .chunking import Chunk, chunk_text
 from .chunking.adr import is_adr, mark_adr
-from .chunking.windows import window_chunks
 from .discover import content_skip_reason, holds_key
 from .generated import generated_by_content
 from .languages import halt_count, language_for, language_of
@@ -156,12 +155,9 @@ def prepare_file(
     record.language = language_of(path, text)
     record.generated = generated_by_content(text)
     halts = halt_count()
-    if windows_only:
-        chunks, definitions = window_chunks(text.split("\n")), []
-        record.parse_crashed = True
-    else:
-        with parse_journal.parsing(path):
-            chunks, definitions = chunk_text(record.language, text)
+    record.parse_crashed = windows_only
+    with parse_journal.parsing(path):
+        chunks, definitions = chunk_text(record.language, text, grammar=not windows_only)
     record.parse_halted = halt_count() > halts
     if is_adr(path, record.language):
         mark_adr(chunks)

@@ -11,12 +11,15 @@ from .windows import window_chunks
 __all__ = ["Chunk", "Definition", "chunk_text"]
 
 
-def chunk_text(language: str, text: str) -> tuple[list[Chunk], list[Definition]]:
+def chunk_text(
+    language: str, text: str, grammar: bool = True
+) -> tuple[list[Chunk], list[Definition]]:
     """Chunks of one file's text plus the definitions found in it.
 
     Any parser failure falls back to line windows: a file is never lost for its syntax.
+    Without ``grammar``, line windows only (a file whose parse crashed a process).
     """
-    parser = parser_for(language)
+    parser = parser_for(language) if grammar else None
     if parser is not None:
         # imported here: a search that indexes nothing does not pay for the chunkers
         from .treesitter import treesitter_chunks
