@@ -618,6 +618,15 @@ def test_a_word_in_most_file_names_names_no_file_in_particular(tmp_path: Path) -
         ("src/contest.py", "code"),
         ("regress/hooks-after.sh", "tests"),  # tmux's and the BSDs' regression tests
         ("statsmodels/regression/linear_model.py", "code"),
+        ("testes/gc.lua", "tests"),  # Lua's own test suite
+        ("gcc/testsuite/gcc.dg/pr1.c", "tests"),
+        ("test-suite/cases/a.sh", "tests"),
+        ("json_test_suite/n_number.json", "tests"),
+        ("test-d/verbose.test-d.ts", "tests"),  # TypeScript's type tests
+        ("packages/pinia/test-dts/onAction.ts", "tests"),
+        ("src/__typetest__/errors.ts", "tests"),
+        ("src/test-data/loader.ts", "code"),
+        ("src/testers/runner.py", "code"),
         # code no grammar reads is code all the same; unknown files are text
         ("aiohttp/_http_parser.pyx", "code"),
         ("cmd-parse.y", "code"),

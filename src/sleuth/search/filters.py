@@ -16,8 +16,10 @@ from ..store.meta import ChunkRow
 _TEST_PATH = re.compile(
     # (a test project or source set named for what it tests: jvmTest/, UnitTests/,
     # Newtonsoft.Json.Tests/, AutoMapper.IntegrationTests/)
-    r"(^|/)(tests?|Tests|__tests__|spec|specs|regress|test_?utils?|testFixtures"
-    r"|[A-Za-z0-9_.]*[a-z.]Tests?)/"
+    # (Lua's testes/, gcc's testsuite/, JSONTestSuite's copies; TypeScript's type tests in
+    # test-d/, test-dts/, __typetest__/)
+    r"(^|/)(tests?|Tests|__tests__|spec|specs|regress|test_?utils?|testFixtures|testes"
+    r"|(\w+[-_])?test[-_]?suites?|test-dt?s?|__typetests?__|[A-Za-z0-9_.]*[a-z.]Tests?)/"
     # a tree's own integration_test/, e2e-tests/ (deeper, rails' generators/integration_test/
     # is code that writes tests); a top-level testing/ (pytest's), where a deeper one is
     # a package of helpers for tests (pinia's packages/testing/, rails' lib/rails/testing/)
