@@ -2754,7 +2754,8 @@ def test_a_pasted_message_or_line_finds_the_code_it_was_copied_from(
     it; chunks that only share its words (many times over) come after, and so do the
     test that checks the message and the doc that quotes it."""
     decoy_lines = "\n".join(
-        f"    stored_{i} = retry_upload(upload, retries, stored, could_not_store={i})"
+        f"    stored_{i} = retry_upload(upload, retries, stored, could_not_store={i})\n"
+        f"    attempt_{i} = write_bucket(bucket, upload, attempt_range=range(retries))"
         for i in range(8)
     )
     message = "the upload could not be stored after retries"

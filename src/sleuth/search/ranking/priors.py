@@ -75,6 +75,12 @@ _ASKS_EXAMPLES = re.compile(
     re.I,
 )
 
+#: A question that names releases or release notes themselves (not versions, changes,
+#: upgrades or deprecations, which code answers as often).
+_NAMES_RELEASES = re.compile(
+    r"\b(change_?logs?|change log|releases?|released|release notes|news)\b", re.I
+)
+
 #: A question about interfaces, protocols or types, which declarations answer.
 _ASKS_SHAPES = re.compile(
     r"\b(interfaces?|protocols?|contracts?|abstract\w*|traits?|signatures?|types?)\b", re.I
@@ -113,6 +119,7 @@ def apply_priors(
     # that definition, wherever it lives
     test_only = plan.name_alone and defined_only_in_tests(plan.text, definitions)
     asks_releases = _ASKS_RELEASES.search(plan.text) is not None
+    names_releases = asks_releases and _NAMES_RELEASES.search(plan.text) is not None
     # whether a name asked about is defined in the very case asked
     cased = bool(plan.uses_of) and any(
         short_name(span.name) in exact for spans in definitions.values() for span in spans
@@ -156,7 +163,10 @@ def apply_priors(
             elif not (test_only and defines):
                 factor *= PRIORS["tests"]
         elif category == "docs":
-            factor *= PRIORS["asked_for"] if plan.wants_docs else PRIORS["docs"]
+            # (a question that names releases or the changelog asks for release notes,
+            # as one that names docs asks for docs)
+            asked = plan.wants_docs or (names_releases and _release_notes(row.path, category))
+            factor *= PRIORS["asked_for"] if asked else PRIORS["docs"]
             if translated(row.path, translations):
                 factor *= PRIORS["translation"]
         # (a block of `pub use` lines that re-exports the name asked for is its answer)

@@ -34,10 +34,10 @@ PRIORS = {
     # the query asks where a name is used ("where is parse_config called", "usages of
     # Index"): the chunk defining it, which says the name most, is not an answer
     "used_name_defined": 0.3,
-    "tests": 0.5,  # test files, unless the query asks about tests
-    "docs": 0.45,  # prose, unless the query asks about docs (below tests: source, tests, docs)
+    "tests": 0.4,  # test files, unless the query asks about tests
+    "docs": 0.35,  # prose, unless the query asks about docs (below tests: source, tests, docs)
     "asked_for": 1.3,  # tests or docs when the query asks for them
-    "auxiliary": 0.7,  # examples, benchmarks, code of the docs, unless a query asks for them
+    "auxiliary": 0.65,  # examples, benchmarks, code of the docs, unless a query asks for them
     # release notes (CHANGELOG.md, CHANGES.rst, HISTORY): a line for every change says
     # the words of every question, but answers one about releases only
     "release_notes": 0.5,
@@ -47,7 +47,7 @@ PRIORS = {
     # data and configuration files (JSON, YAML, TOML, XML), and recorded test data
     # (snapshots, screenshots, fixtures as text), for a question in words that does not
     # ask for configuration or data: CI workflows and fixtures say many words
-    "data_files": 0.6,
+    "data_files": 0.5,
     # generated code: by its path (generated/, *.generated.*, .d.ts), or a file whose
     # first lines say a tool wrote it (``DO NOT EDIT``, a flex scanner; ``generated``)
     "generated": 0.6,
@@ -150,7 +150,7 @@ SIGNALS: dict[str, bool | float | str] = {
     # ``lexical.FIELD_BOOSTS``'s): the words of a question name what the code does, and
     # short chunks named with one of them (`set_error`, `sort_cmp`) outranked the code
     # that does it. 0: the same boost for every query.
-    "words_symbol_boost": 1.5,
+    "words_symbol_boost": 1.1,
     # A question in words whose best chunk in a file is a type's header (its declaration
     # and fields, a name nothing asked for): when a function or method of the file scores
     # at least this share of it, the two trade scores (the file keeps its scores). The
