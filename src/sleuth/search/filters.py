@@ -19,7 +19,7 @@ _TEST_PATH = re.compile(
     # (Lua's testes/, gcc's testsuite/, JSONTestSuite's copies; TypeScript's type tests in
     # test-d/, test-dts/, __typetest__/)
     r"(^|/)(tests?|Tests|__tests__|spec|specs|regress|test_?utils?|testFixtures|testes"
-    r"|(\w+[-_])?test[-_]?suites?|test-dt?s?|__typetests?__|[A-Za-z0-9_.]*[a-z.]Tests?)/"
+    r"|(\w+[-_])?test[-_]?suites?|test-d(?:ts)?|__typetests?__|[A-Za-z0-9_.]*[a-z.]Tests?)/"
     # a tree's own integration_test/, e2e-tests/ (deeper, rails' generators/integration_test/
     # is code that writes tests); a top-level testing/ (pytest's), where a deeper one is
     # a package of helpers for tests (pinia's packages/testing/, rails' lib/rails/testing/)

@@ -75,23 +75,23 @@ _ASKS_EXAMPLES = re.compile(
     re.I,
 )
 
-#: A question that names releases or release notes themselves (not versions, changes,
-#: upgrades or deprecations, which code answers as often).
-_NAMES_RELEASES = re.compile(
-    r"\b(change_?logs?|change log|releases?|released|release notes|news)\b", re.I
-)
-
 #: A question about interfaces, protocols or types, which declarations answer.
 _ASKS_SHAPES = re.compile(
     r"\b(interfaces?|protocols?|contracts?|abstract\w*|traits?|signatures?|types?)\b", re.I
 )
 
+#: Words that name releases or release notes themselves.
+_RELEASE_NAMES = r"change_?logs?|change log|releases?|released|release notes|news"
+
 #: A query about releases or changes, which release notes answer.
 _ASKS_RELEASES = re.compile(
-    r"\b(change_?logs?|change log|changes|changed|releases?|released|release notes|versions?"
-    r"|news|upgrad\w*|migrat\w*|deprecat\w*)\b",
+    rf"\b({_RELEASE_NAMES}|changes|changed|versions?|upgrad\w*|migrat\w*|deprecat\w*)\b",
     re.I,
 )
+
+#: A question that names releases or the changelog (not versions, changes, upgrades or
+#: deprecations, which code answers as often): it asks for release notes as for docs.
+_NAMES_RELEASES = re.compile(rf"\b({_RELEASE_NAMES})\b", re.I)
 
 
 def apply_priors(
@@ -119,7 +119,7 @@ def apply_priors(
     # that definition, wherever it lives
     test_only = plan.name_alone and defined_only_in_tests(plan.text, definitions)
     asks_releases = _ASKS_RELEASES.search(plan.text) is not None
-    names_releases = asks_releases and _NAMES_RELEASES.search(plan.text) is not None
+    names_releases = _NAMES_RELEASES.search(plan.text) is not None
     # whether a name asked about is defined in the very case asked
     cased = bool(plan.uses_of) and any(
         short_name(span.name) in exact for spans in definitions.values() for span in spans
