@@ -8,6 +8,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -321,3 +322,30 @@ def test_a_worker_that_dies_parsing_a_file_does_not_end_the_run(tmp_path: Path) 
     assert index.status()["files"] == 451
     assert index.find_symbol("function_449")[0].path == "pkg/mod_449.py"
     assert index.search("crashing_parse", mode="lexical").results[0].kind == "window"
+
+
+def test_two_threads_journal_their_parses_into_their_own_trees(tmp_path: Path) -> None:
+    """A library caller indexing two trees from two threads: each thread's parse is
+    named in its own tree's journal, while the other thread has chosen another."""
+    first, second = tmp_path / "a" / "parsing", tmp_path / "b" / "parsing"
+    chose, named = threading.Barrier(2, timeout=10), threading.Barrier(2, timeout=10)
+    seen: dict[str, bytes] = {}
+
+    def parse(directory: Path, path: str) -> None:
+        parse_journal.use(str(directory))
+        chose.wait()  # both threads have picked their folder
+        with parse_journal.parsing(path):
+            named.wait()  # both are inside a parse
+            seen[path] = (directory / str(os.getpid())).read_bytes()
+            named.wait()
+        parse_journal.use(None)
+
+    threads = [
+        threading.Thread(target=parse, args=(first, "one.py")),
+        threading.Thread(target=parse, args=(second, "two.py")),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert seen == {"one.py": b"one.py\n", "two.py": b"two.py\n"}

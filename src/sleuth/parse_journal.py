@@ -8,31 +8,40 @@ the parse returns: two small writes (4 us a file), no flush to disk (a crashed
 process's writes are in the page cache all the same). The first line names the file. A
 journal left by a dead process that still names a path names the suspect; the indexer
 then prepares that file in a process of its own, and as line windows if that process
-dies too (``indexer``). One journal per process: the command line, a watcher and the
-daemon's index runs each write one tree from one process; a library caller indexing two
-trees at once from two threads journals into the later one's folder (a crash then goes
-unnamed, as before this journal).
+dies too (``indexer``). The journal is kept per thread: a library caller indexing two
+trees at once from two threads journals each tree's parses into its own folder (worker
+processes run their tasks on their main thread).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-_state: dict[str, object] = {"directory": None, "fd": None, "pid": None}
+
+class _Journal(threading.local):
+    """This thread's journal: its folder, and the file opened in it by which process."""
+
+    directory: str | None = None
+    fd: int | None = None
+    pid: int | None = None
+
+
+_state = _Journal()
 
 
 def use(directory: str | None) -> None:
-    """Journal this process's parses into ``directory`` (None: none)."""
+    """Journal this thread's parses into ``directory`` (None: none)."""
     _close()
-    _state["directory"] = directory
+    _state.directory = directory
 
 
 @contextlib.contextmanager
 def parsing(path: str) -> Iterator[None]:
-    """Name ``path`` in this process's journal while the block runs."""
+    """Name ``path`` in this thread's journal while the block runs."""
     fd = _journal()
     if fd is None:
         yield
@@ -69,29 +78,27 @@ def crashed(directory: Path) -> list[str]:
 
 
 def _journal() -> int | None:
-    """This process's journal, opened on first use (again in a new process)."""
-    directory = _state["directory"]
+    """This thread's journal, opened on first use (again in a new process)."""
+    directory = _state.directory
     if directory is None:
         return None
-    if _state["pid"] != os.getpid():
-        _state["fd"] = None
+    if _state.pid != os.getpid():
+        _state.fd = None
         try:
-            os.makedirs(str(directory), exist_ok=True)
-            path = os.path.join(str(directory), str(os.getpid()))
-            _state["fd"] = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            os.makedirs(directory, exist_ok=True)
+            path = os.path.join(directory, str(os.getpid()))
+            _state.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         except OSError:
             pass
-        _state["pid"] = os.getpid()
-    fd = _state["fd"]
-    return fd if isinstance(fd, int) else None
+        _state.pid = os.getpid()
+    return _state.fd
 
 
 def _close() -> None:
-    fd = _state["fd"]
-    if isinstance(fd, int) and _state["pid"] == os.getpid():
+    if _state.fd is not None and _state.pid == os.getpid():
         with contextlib.suppress(OSError):
-            os.close(fd)
-    _state["fd"] = _state["pid"] = None
+            os.close(_state.fd)
+    _state.fd = _state.pid = None
 
 
 def _alive(pid: int) -> bool:
