@@ -24,7 +24,7 @@ from sleuth.search.filters import category_of
 from sleuth.search.ranking import file_order, priors, signals
 from sleuth.search.ranking.evidence import verbatim_needle
 from sleuth.search.ranking.file_order import further_hits, merge_and_cut
-from sleuth.search.ranking.fusion import Scored, fuse
+from sleuth.search.ranking.fusion import Scored, best_fused, fuse
 from sleuth.search.ranking.path_words import common_name_words, path_matches, with_initialisms
 from sleuth.store.definitions import DefinitionSpan
 from sleuth.store.lexical import LexicalStore
@@ -479,6 +479,28 @@ def test_a_huge_file_does_not_win_by_its_number_of_chunks() -> None:
     huge += [hit(3 + i, "pkg/helpers.py", 10 + 10 * i, 0.05) for i in range(40)]
     top = merge_and_cut(small + huge, 10)
     assert [r.row.path for r in top[:2]] == ["pkg/palette.py", "pkg/helpers.py"]
+
+
+def test_after_fusion_the_best_candidates_go_on_with_those_the_priors_may_raise() -> None:
+    """Of many candidates, the best ``fused_cut`` by fused score are ranked further, and
+    also, from below the cut, a chunk of a file the query names and a chunk that defines
+    a name asked for (the priors raise those from anywhere)."""
+
+    def hit(chunk_id: int, symbols: str, score: float) -> Scored:
+        row = ChunkRow(
+            chunk_id, f"pkg/m{chunk_id}.py", "python", 1, 5, "function", "", "", "", symbols, "", ""
+        )
+        return Scored(row, score)
+
+    scored = [hit(i, f"helper_{i}", 1.0 - i / 1000) for i in range(300)]
+    scored[290] = hit(290, "Loader.parse_config", 0.01)
+    limit = int(signals.SIGNALS["fused_cut"])
+    assert 0 < limit < 250
+    kept = best_fused(scored, classify("parse_config"), keep={299})
+    assert {item.row.id for item in kept} == {*range(limit), 290, 299}
+    # no name asked for, nothing to keep: the cut alone
+    kept = best_fused(scored, classify("how are settings read"), keep=set())
+    assert [item.row.id for item in kept] == list(range(limit))
 
 
 def test_query_words_name_files_and_folders() -> None:

@@ -31,7 +31,7 @@ from .ranking.file_order import (
     longer_first,
     merge_and_cut,
 )
-from .ranking.fusion import Scored, field_boosts, fuse
+from .ranking.fusion import Scored, best_fused, field_boosts, fuse
 from .ranking.path_words import common_name_words
 from .ranking.priors import apply_priors, named_line_in
 from .ranking.signals import SIGNALS
@@ -184,6 +184,10 @@ def _search_pool(job: _Search, pool: int) -> tuple[SearchResponse, bool]:
             "no chunk holds the words of the query: these are only the closest by meaning"
         )
     scored = fuse(plan, lexical_hits, semantic_hits, rows, mode, static_hits)
+    # (BM25 alone hands at most 200 candidates and runs quickly; a question about uses
+    # keeps every holder of the use)
+    if mode != "lexical" and not plan.uses_of:
+        scored = best_fused(scored, plan, set(named) | whole)
     definitions = _definitions(plan, meta, rows)
     apply_priors(
         plan,

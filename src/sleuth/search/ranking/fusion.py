@@ -85,6 +85,32 @@ def fuse(
     return scored
 
 
+def best_fused(scored: list[Scored], plan: QueryPlan, keep: set[int]) -> list[Scored]:
+    """The ``SIGNALS["fused_cut"]`` best candidates by fused score, and those the later
+    steps may raise from anywhere: ``keep`` (files the query names, chunks holding a
+    name whole) and the chunks that name a name asked for among their symbols (the
+    definition priors multiply by up to 4). The priors and evidence then run on a third
+    of the candidates or less; the rest were not reaching the top 10 (measured).
+    """
+    limit = int(SIGNALS["fused_cut"])
+    if not limit or len(scored) <= limit:
+        return scored
+    names = plan.symbol_names
+    ordered = sorted(scored, key=lambda item: -item.score)
+    kept = ordered[:limit]
+    for item in ordered[limit:]:
+        row = item.row
+        if row.id in keep or (names and _names_any(f"{row.symbol} {row.symbols}", names)):
+            kept.append(item)
+    return kept
+
+
+def _names_any(symbols: str, names: set[str]) -> bool:
+    """Whether a chunk's symbols (space-separated, owner-qualified) hold a name asked for."""
+    held = symbols.lower()
+    return any(name in held for name in names)
+
+
 #: Fewer prose candidates than this have no spread to align (the scale stays shared).
 ALIGN_MIN_PROSE = 3
 

@@ -175,4 +175,8 @@ SIGNALS: dict[str, bool | float | str] = {
     # folder too (`hmr.ts` for "hot module replacement", `sse/` for "server-sent
     # events"; ``path_words.with_initialisms``), for the path priors only.
     "initialisms": True,
+    # After fusion, only the best this many candidates (of up to 400; the lexical mode,
+    # 200 at most, keeps all), with those the priors may raise from anywhere
+    # (``fusion.best_fused``), go through the priors, evidence and merging; 0: all.
+    "fused_cut": 120,
 }
