@@ -484,12 +484,12 @@ def test_a_huge_file_does_not_win_by_its_number_of_chunks() -> None:
 def test_after_fusion_the_best_candidates_go_on_with_those_the_priors_may_raise() -> None:
     """Of many candidates, the best ``fused_cut`` by fused score are ranked further, and
     also, from below the cut, a chunk of a file the query names and a chunk that defines
-    a name asked for (the priors raise those from anywhere)."""
+    a name asked for (the priors raise those from anywhere), and the chunks a file among
+    the best has for its evidence."""
 
-    def hit(chunk_id: int, symbols: str, score: float) -> Scored:
-        row = ChunkRow(
-            chunk_id, f"pkg/m{chunk_id}.py", "python", 1, 5, "function", "", "", "", symbols, "", ""
-        )
+    def hit(chunk_id: int, symbols: str, score: float, path: str = "") -> Scored:
+        path = path or f"pkg/m{chunk_id}.py"
+        row = ChunkRow(chunk_id, path, "python", 1, 5, "function", "", "", "", symbols, "", "")
         return Scored(row, score)
 
     scored = [hit(i, f"helper_{i}", 1.0 - i / 1000) for i in range(300)]
@@ -501,6 +501,11 @@ def test_after_fusion_the_best_candidates_go_on_with_those_the_priors_may_raise(
     # no name asked for, nothing to keep: the cut alone
     kept = best_fused(scored, classify("how are settings read"), keep=set())
     assert [item.row.id for item in kept] == list(range(limit))
+    # a file among the best keeps the chunks below the cut its evidence reads
+    hits = int(signals.SIGNALS["evidence_hits"])
+    below = [hit(1000 + i, "", 0.001 - i / 1e6, "pkg/m0.py") for i in range(hits + 5)]
+    kept = best_fused(scored + below, classify("how are settings read"), keep=set())
+    assert {item.row.id for item in kept} == {*range(limit), *range(1000, 1000 + hits)}
 
 
 def test_query_words_name_files_and_folders() -> None:

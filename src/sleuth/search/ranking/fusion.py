@@ -86,11 +86,12 @@ def fuse(
 
 
 def best_fused(scored: list[Scored], plan: QueryPlan, keep: set[int]) -> list[Scored]:
-    """The ``SIGNALS["fused_cut"]`` best candidates by fused score, and those the later
-    steps may raise from anywhere: ``keep`` (files the query names, chunks holding a
-    name whole) and the chunks that name a name asked for among their symbols (the
-    definition priors multiply by up to 4). The priors and evidence then run on a third
-    of the candidates or less; the rest were not reaching the top 10 (measured).
+    """The ``SIGNALS["fused_cut"]`` best candidates by fused score; with them, the chunks
+    their files' evidence reads (each such file keeps up to ``evidence_hits`` chunks
+    besides its best: cut, a file lost the evidence of its lower chunks), and those the
+    later steps may raise from anywhere: ``keep`` (files the query names, chunks holding
+    a name whole) and the chunks that name a name asked for among their symbols (the
+    definition priors multiply by up to 4). The rest were not reaching the top 10.
     """
     limit = int(SIGNALS["fused_cut"])
     if not limit or len(scored) <= limit:
@@ -98,9 +99,15 @@ def best_fused(scored: list[Scored], plan: QueryPlan, keep: set[int]) -> list[Sc
     names = plan.symbol_names
     ordered = sorted(scored, key=lambda item: -item.score)
     kept = ordered[:limit]
+    room = dict.fromkeys((item.row.path for item in kept), int(SIGNALS["evidence_hits"]) + 1)
+    for item in kept:
+        room[item.row.path] -= 1
     for item in ordered[limit:]:
         row = item.row
-        if row.id in keep or (names and _names_any(f"{row.symbol} {row.symbols}", names)):
+        if room.get(row.path, 0) > 0:
+            room[row.path] -= 1
+            kept.append(item)
+        elif row.id in keep or (names and _names_any(f"{row.symbol} {row.symbols}", names)):
             kept.append(item)
     return kept
 

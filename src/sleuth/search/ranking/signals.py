@@ -176,7 +176,8 @@ SIGNALS: dict[str, bool | float | str] = {
     # events"; ``path_words.with_initialisms``), for the path priors only.
     "initialisms": True,
     # After fusion, only the best this many candidates (of up to 400; the lexical mode,
-    # 200 at most, keeps all), with those the priors may raise from anywhere
-    # (``fusion.best_fused``), go through the priors, evidence and merging; 0: all.
+    # 200 at most, keeps all), with the chunks their files' evidence reads and those the
+    # priors may raise from anywhere (``fusion.best_fused``), go through the priors,
+    # evidence and merging; 0: all.
     "fused_cut": 120,
 }
