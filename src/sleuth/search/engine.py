@@ -22,7 +22,7 @@ from .callees import callees
 from .classify import QueryPlan
 from .filters import Filters, chunk_category
 from .implementers import structural_implementers
-from .ranking.asked_names import TYPE_KINDS, asked_definition_in
+from .ranking.asked_names import TYPE_KINDS, asked_definition_in, symbols_hold_any
 from .ranking.evidence import apply_coverage, apply_verbatim
 from .ranking.file_order import (
     further_hits,
@@ -455,11 +455,10 @@ def _definitions(
         return {}
     found = meta.find_definitions(sorted(names))
     # (a small one merged into its neighbour's chunk is among the chunk's symbols)
-    # (a name can only be a symbol's short name if it is in its text: looked for first)
     owned = {
         symbol
         for row in rows.values()
-        if (held := f"{row.symbol} {row.symbols}".lower()) and any(n in held for n in names)
+        if symbols_hold_any(row, names)
         for symbol in (row.symbol, *row.symbols.split())
         if symbol.lower() not in names and short_name(symbol).lower() in names
     }

@@ -20,6 +20,14 @@ TYPE_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "type",
 CALLABLE_KINDS = frozenset({"function", "method", "macro"})
 
 
+def symbols_hold_any(row: ChunkRow, names: set[str]) -> bool:
+    """Whether a lower-cased name asked for is in the text of a chunk's symbols (its own
+    and those merged into it, owner-qualified): a quick test, since a name can only be a
+    symbol's short name if it is in that text."""
+    held = f"{row.symbol} {row.symbols}".lower()
+    return any(name in held for name in names)
+
+
 def _spans_named(name: str, definitions: dict[str, list[DefinitionSpan]]) -> list[DefinitionSpan]:
     """The definitions of exactly ``name``, case and all (``Index``, not ``index``)."""
     return [s for spans in definitions.values() for s in spans if short_name(s.name) == name]

@@ -9,6 +9,7 @@ unembedded.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +19,7 @@ from ...store.lexical import FIELD_BOOSTS
 from ...store.meta import ChunkRow
 from ..classify import QueryPlan
 from ..filters import category_of
+from .asked_names import symbols_hold_any
 from .signals import SIGNALS
 
 
@@ -99,23 +101,16 @@ def best_fused(scored: list[Scored], plan: QueryPlan, keep: set[int]) -> list[Sc
     names = plan.symbol_names
     ordered = sorted(scored, key=lambda item: -item.score)
     kept = ordered[:limit]
-    room = dict.fromkeys((item.row.path for item in kept), int(SIGNALS["evidence_hits"]) + 1)
-    for item in kept:
-        room[item.row.path] -= 1
+    reach = int(SIGNALS["evidence_hits"]) + 1  # a file's best hit and its evidence
+    room = {path: reach - n for path, n in Counter(item.row.path for item in kept).items()}
     for item in ordered[limit:]:
         row = item.row
         if room.get(row.path, 0) > 0:
             room[row.path] -= 1
             kept.append(item)
-        elif row.id in keep or (names and _names_any(f"{row.symbol} {row.symbols}", names)):
+        elif row.id in keep or (names and symbols_hold_any(row, names)):
             kept.append(item)
     return kept
-
-
-def _names_any(symbols: str, names: set[str]) -> bool:
-    """Whether a chunk's symbols (space-separated, owner-qualified) hold a name asked for."""
-    held = symbols.lower()
-    return any(name in held for name in names)
 
 
 #: Fewer prose candidates than this have no spread to align (the scale stays shared).
