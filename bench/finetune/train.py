@@ -119,8 +119,8 @@ def main() -> None:
 
     with open(args.pairs, encoding="utf-8") as source:
         rows = [json.loads(line) for line in source]
-    if args.hard_negatives:
-        add_hard_negatives(rows)
+    if args.hard_negatives and not all("neg" in row for row in rows):
+        add_hard_negatives(rows)  # (pairs that bring their own, topic_pairs.py's, keep them)
     packages = sorted({r["pkg"] for r in rows})
     held = set(packages[::10])
     test = [r for r in rows if r["pkg"] in held]
