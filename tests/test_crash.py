@@ -349,3 +349,28 @@ def test_two_threads_journal_their_parses_into_their_own_trees(tmp_path: Path) -
     for thread in threads:
         thread.join(timeout=30)
     assert seen == {"one.py": b"one.py\n", "two.py": b"two.py\n"}
+
+
+def test_a_journal_names_its_file_once_its_process_is_gone(tmp_path: Path) -> None:
+    """A journal of a running process is not read; one of a process that died is, as a
+    zombie its parent has not reaped yet and once reaped (the pool that saw it die may
+    reap it at any moment while the journals are read)."""
+    folder = tmp_path / "parsing"
+    folder.mkdir()
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        (folder / str(child.pid)).write_bytes(b"pkg/crasher.py\n")
+        assert parse_journal.crashed(folder) == []
+        assert (folder / str(child.pid)).exists()
+    finally:
+        child.kill()
+    deadline = time.monotonic() + 10
+    stat = Path(f"/proc/{child.pid}/stat")
+    while stat.exists() and stat.read_text().rsplit(")", 1)[-1].split()[0] != "Z":
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert parse_journal.crashed(folder) == ["pkg/crasher.py"]  # a zombie
+    child.wait()
+    (folder / str(child.pid)).write_bytes(b"pkg/crasher.py\n")
+    assert parse_journal.crashed(folder) == ["pkg/crasher.py"]  # reaped
+    assert list(folder.iterdir()) == []

@@ -343,7 +343,12 @@ class Indexer:
                         "the index's worker processes ended early; this process prepares"
                         " the remaining files"
                     )
-                    self._take_suspects()  # a worker that died parsing named its file
+                    # A worker that died parsing named its file, but its journal is read
+                    # only once the process is gone: one still tearing down (its pool
+                    # already saw it go) looks alive, and this process would then parse
+                    # that file itself. Shutting the broken pool down reaps its workers.
+                    pool.shutdown(wait=True, cancel_futures=True)
+                    self._take_suspects()
             return _prepare_here(root, items, self._suspects)
 
         for items in batches:  # keep a bounded number of batches in flight

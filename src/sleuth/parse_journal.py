@@ -111,6 +111,8 @@ def _alive(pid: int) -> bool:
         return True  # another user's process
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:  # reaped since the signal, unless there is no /proc at all
+        return not Path("/proc/self/stat").exists()
     except OSError:
         return True  # no /proc to ask: alive, as far as can be told
     return stat.rsplit(")", 1)[-1].split()[0] not in ("Z", "X")
