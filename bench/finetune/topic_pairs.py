@@ -18,25 +18,26 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from commit_queries import BENCH
+from common import bench_module
 
 from sleuth import Index
 from sleuth.prepare import embed_text
 
-HERE = Path(__file__).resolve().parent
-PROBES = HERE.parent / "probes"
+PROBES = Path(__file__).resolve().parents[1] / "probes"
 TREES = Path.home() / ".cache" / "sleuth-bench" / "probes"
-BENCH = HERE.parent.parent.parent / "shared" / "bench"
 DEPTH = 30
 
 
 def benchmark_repos(bench: Path) -> set[str]:
     """``owner/name`` of every repository of the benchmark, lower case."""
+    owner_name = bench_module(bench, "prepare").owner_name
     specs = json.loads((bench / "repos.json").read_text(encoding="utf-8"))
-    return {
-        spec["url"].rstrip("/").removesuffix(".git").split("github.com/")[1].lower()
-        for spec in specs
-    }
+    return {"/".join(owner_name(spec["url"])).lower() for spec in specs}
 
 
 def pairs_of(index: Index, tasks: list[dict], tree: str) -> list[dict]:
@@ -53,11 +54,11 @@ def pairs_of(index: Index, tasks: list[dict], tree: str) -> list[dict]:
         chunk = _chunk_at(rows, positive) if positive is not None else None
         if chunk is None:
             chunk = _nearest(index, task["query"], rows)
-        row = {"query": task["query"], "doc": _text(task["relevant"][0], chunk), "pkg": tree}
+        row = {"query": task["query"], "doc": embed_text(task["relevant"][0], chunk), "pkg": tree}
         if negative is not None:
             held = _chunk_at(_rows_of(meta, negative.path), negative)
             if held is not None:
-                row["neg"] = _text(negative.path, held)
+                row["neg"] = embed_text(negative.path, held)
         out.append(row)
     return out
 
@@ -89,10 +90,6 @@ def _nearest(index: Index, query: str, rows) -> _Chunk:
     vectors.load()
     near = vectors.similarity(index.embedder.embed([query])[0], [row[0] for row in rows])
     return _Chunk(max(rows, key=lambda row: near.get(row[0], -1.0)))
-
-
-def _text(path: str, chunk: _Chunk) -> str:
-    return embed_text(path, chunk)
 
 
 def main() -> None:
